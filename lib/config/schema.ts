@@ -1,0 +1,75 @@
+import * as v from 'valibot';
+
+const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty()));
+const optionalUrl = v.optional(v.pipe(v.string(), v.trim(), v.url('must be an absolute URL')));
+
+function integerVar(defaultValue: number, min: number, max: number) {
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^\d+$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(min, `must be at least ${min}`),
+      v.maxValue(max, `must be at most ${max}`),
+    ),
+    String(defaultValue),
+  );
+}
+
+const booleanVar = v.optional(
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.toLowerCase(),
+    v.picklist(['true', 'false', '1', '0', 'yes', 'no', ''], 'must be true or false'),
+    v.transform((value) => value === 'true' || value === '1' || value === 'yes'),
+  ),
+  'false',
+);
+
+/** Every environment variable the service reads. README's table lists the same names. */
+export const configSchema = v.object({
+  PORT: integerVar(3000, 1, 65535),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty()), '.data'),
+  UPSTASH_REDIS_REST_URL: optionalUrl,
+  UPSTASH_REDIS_REST_TOKEN: optionalText,
+  KV_REST_API_URL: optionalUrl,
+  KV_REST_API_TOKEN: optionalText,
+
+  RATE_LIMIT_REQUESTS: integerVar(60, 1, 1_000_000),
+  RATE_LIMIT_WINDOW_SECONDS: integerVar(60, 1, 86_400),
+  RATE_LIMIT_FAIL_OPEN: v.optional(booleanVar, 'true'),
+
+  SESSION_LIMIT_FREE: integerVar(20, 1, 1_000_000),
+  SESSION_LIMIT_SIGNED_IN: integerVar(50, 1, 1_000_000),
+  SESSION_TTL_SECONDS: integerVar(86_400, 60, 31_536_000),
+
+  LM_ORDER: integerVar(4, 2, 6),
+  LM_SNAPSHOT_EVERY: integerVar(20, 1, 100_000),
+
+  LLM_BASE_URL: optionalUrl,
+  LLM_API_KEY: optionalText,
+  LLM_MODEL: optionalText,
+  LLM_MODEL_INSTANT: optionalText,
+  LLM_MODEL_EXPERT: optionalText,
+  LLM_MODEL_APEX: optionalText,
+  LLM_TIMEOUT_MS: integerVar(15_000, 100, 600_000),
+  LLM_VISION: booleanVar,
+
+  OIDC_ISSUER: optionalUrl,
+  OIDC_AUDIENCE: optionalText,
+  OIDC_JWKS_URL: optionalUrl,
+
+  OWNER_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.email('must be an e-mail address'))),
+  ADMIN_TOKEN: v.optional(v.pipe(v.string(), v.trim(), v.minLength(16, 'must be at least 16 characters'))),
+
+  WIKIPEDIA_BASE_URL: v.optional(v.pipe(v.string(), v.trim(), v.url('must be an absolute URL')), 'https://en.wikipedia.org'),
+  WIKIPEDIA_TIMEOUT_MS: integerVar(4000, 100, 60_000),
+  WIKIPEDIA_CACHE_SECONDS: integerVar(3600, 0, 604_800),
+
+  UPLOAD_TTL_SECONDS: integerVar(604_800, 60, 31_536_000),
+  LOG_LEVEL: v.optional(v.picklist(['silent', 'error', 'info'], 'must be silent, error or info'), 'info'),
+});
+
+export type Config = v.InferOutput<typeof configSchema>;

@@ -1,0 +1,46 @@
+/** Machine codes of every error the service returns, each mapped to its HTTP status in one place. */
+export const errorStatus = {
+  bad_request: 400,
+  invalid_json: 400,
+  validation_failed: 400,
+  unauthorized: 401,
+  invalid_token: 401,
+  forbidden: 403,
+  admin_disabled: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  session_limit: 429,
+  inference_failed: 500,
+  internal_error: 500,
+  not_implemented: 501,
+  store_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+/**
+ * The one error type of the service: a code (which fixes the status), a message a person can act
+ * on, optional extra body fields (limit, remaining, retryAfter ...) and optional response headers.
+ */
+export class HttpError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = errorStatus[code];
+  }
+
+  /** The JSON body: `{ error, code, ...extra }`. */
+  toBody(): Record<string, unknown> {
+    return { error: this.message, code: this.code, ...this.extra };
+  }
+}
