@@ -1,0 +1,66 @@
+import { logError, logInfo } from '../log';
+import { HttpError } from './errors';
+import { corsHeaders, errorResponse, json } from './responses';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** A handler of one method: a plain function of a Request. */
+export type MethodHandler = (request: Request) => Response | Promise<Response>;
+
+/** A Vercel Web-standard function: `export default endpoint({ POST })`. */
+export interface Endpoint {
+  fetch(request: Request): Promise<Response>;
+}
+
+/**
+ * Wraps the method handlers of one path with what every endpoint shares: CORS, OPTIONS
+ * preflight (204), 405 with Allow for other methods, HttpError -> JSON error, any other
+ * exception -> logged 500 without details, and one log line per request.
+ */
+export function endpoint(handlers: Partial<Record<Method, MethodHandler>>): Endpoint {
+  const allowed = [...(Object.keys(handlers) as Method[]), 'OPTIONS'];
+  const allow = allowed.join(', ');
+  return {
+    async fetch(request: Request): Promise<Response> {
+      const started = performance.now();
+      const response = await dispatch(request);
+      logInfo('request', {
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: response.status,
+        ms: Math.round(performance.now() - started),
+      });
+      return response;
+    },
+  };
+
+  async function dispatch(request: Request): Promise<Response> {
+    const method = request.method.toUpperCase();
+    if (method === 'OPTIONS') {
+      return new Response(null, {
+        status: 204,
+        headers: { ...corsHeaders, 'Access-Control-Allow-Methods': allow, Allow: allow },
+      });
+    }
+    const handler = handlers[method as Method];
+    if (!handler) {
+      return errorResponse(
+        new HttpError('method_not_allowed', `${method} is not supported here; use ${allow}.`, {}, { Allow: allow }),
+      );
+    }
+    try {
+      return withCors(await handler(request));
+    } catch (error) {
+      if (error instanceof HttpError) return errorResponse(error);
+      logError('unhandled', error, { method, path: new URL(request.url).pathname });
+      return json({ error: 'Something went wrong on our side; please try again.', code: 'internal_error' }, 500);
+    }
+  }
+}
+
+function withCors(response: Response): Response {
+  for (const [name, value] of Object.entries(corsHeaders)) {
+    if (!response.headers.has(name)) response.headers.set(name, value);
+  }
+  return response;
+}

@@ -1,0 +1,2 @@
+export { createStoreSlidingWindow, type SlidingWindowOptions } from './sliding-window';
+export { createUpstashLimiter, type UpstashLimiterOptions } from './upstash';

@@ -1,0 +1,15 @@
+import { type Config, upstashCredentials } from '../config';
+import { createEmbeddedStore } from './embedded';
+import { upstashStore } from './upstash';
+import type { Store } from './types';
+
+export { createEmbeddedStore, type EmbeddedStoreOptions } from './embedded';
+export type { RateLimiter, RateLimitResult, SetOptions, Store, StoreBatch, StoreKind } from './types';
+export { createUpstashRedis, createUpstashStore, type UpstashStoreOptions, upstashStore } from './upstash';
+
+/** The store the configuration asks for: Upstash Redis when its credentials are set, else embedded. */
+export function storeFromConfig(config: Config): Store {
+  const credentials = upstashCredentials(config);
+  if (credentials) return upstashStore(credentials);
+  return createEmbeddedStore({ dataDir: config.DATA_DIR });
+}

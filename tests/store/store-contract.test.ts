@@ -1,0 +1,138 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEmbeddedStore, type Store } from '../../lib/store';
+import { redisDatabase } from '../support/redis';
+
+const backends: [string, () => Promise<Store>][] = [
+  ['embedded', async () => createEmbeddedStore()],
+  ['upstash (real Redis through the REST bridge)', async () => (await redisDatabase()).store],
+];
+
+describe.each(backends)('Store contract on %s', (_name, makeStore) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await makeStore();
+  });
+
+  it('sets and gets strings, including unicode and JSON-looking text', async () => {
+    expect(await store.get('missing')).toBeNull();
+    expect(await store.set('a', 'héllo ✓')).toBe(true);
+    expect(await store.get('a')).toBe('héllo ✓');
+    await store.set('n', '123');
+    expect(await store.get('n')).toBe('123');
+    await store.set('j', '{"x":1}');
+    expect(await store.get('j')).toBe('{"x":1}');
+  });
+
+  it('honours ifAbsent and deletes keys', async () => {
+    expect(await store.set('k', '1', { ifAbsent: true })).toBe(true);
+    expect(await store.set('k', '2', { ifAbsent: true })).toBe(false);
+    expect(await store.get('k')).toBe('1');
+    expect(await store.del('k', 'nothing')).toBe(1);
+    expect(await store.get('k')).toBeNull();
+  });
+
+  it('counts with an expiry set only on the first increment', async () => {
+    expect(await store.incr('c', 100)).toBe(1);
+    expect(await store.incr('c', 5)).toBe(2);
+    const ttl = await store.ttl('c');
+    expect(ttl).toBeGreaterThan(50);
+    expect(ttl).toBeLessThanOrEqual(100);
+    expect(await store.decr('c')).toBe(1);
+    expect(await store.ttl('never')).toBe(-2);
+    await store.set('p', 'x');
+    expect(await store.ttl('p')).toBe(-1);
+  });
+
+  it('keeps lists in order with ranges and trims', async () => {
+    expect(await store.rpush('l', 'a', 'b')).toBe(2);
+    expect(await store.rpush('l', 'c')).toBe(3);
+    expect(await store.lrange('l', 0, -1)).toEqual(['a', 'b', 'c']);
+    expect(await store.lrange('l', -2, -1)).toEqual(['b', 'c']);
+    expect(await store.lrange('l', 5, 10)).toEqual([]);
+    expect(await store.llen('l')).toBe(3);
+    await store.ltrim('l', -2, -1);
+    expect(await store.lrange('l', 0, -1)).toEqual(['b', 'c']);
+    expect(await store.lrange('none', 0, -1)).toEqual([]);
+  });
+
+  it('keeps small hashes', async () => {
+    await store.hset('h', { a: '1', b: 2 });
+    expect(await store.hincrby('h', 'b', 3)).toBe(5);
+    expect(await store.hgetall('h')).toEqual({ a: '1', b: '5' });
+    expect(await store.hgetall('none')).toEqual({});
+  });
+
+  it('stores binary values of any size byte for byte', async () => {
+    const small = new Uint8Array([0, 1, 2, 255, 254, 0]);
+    await store.setBlob('b', small);
+    expect(await store.getBlob('b')).toEqual(small);
+    const large = new Uint8Array(1_300_000);
+    for (let index = 0; index < large.length; index++) large[index] = (index * 31 + 7) & 255;
+    await store.setBlob('b', large, 3600);
+    const back = await store.getBlob('b');
+    expect(back?.byteLength).toBe(large.byteLength);
+    expect(Buffer.compare(Buffer.from(back!), Buffer.from(large))).toBe(0);
+    await store.delBlob('b');
+    expect(await store.getBlob('b')).toBeNull();
+  });
+
+  it('runs a batch in one call with results in order', async () => {
+    const results = await store
+      .batch()
+      .incr('s:count', 60)
+      .rpush('s:turns', 'one', 'two')
+      .lrange('s:turns', 0, -1)
+      .get('missing')
+      .hincrby('stats', 'messages', 1)
+      .exec();
+    expect(results).toEqual([1, 2, ['one', 'two'], null, 1]);
+    expect(await store.ttl('s:count')).toBeGreaterThan(0);
+  });
+
+  it('counts and deletes keys by prefix', async () => {
+    await store.set('session:a:count', '1');
+    await store.set('session:b:count', '1');
+    await store.set('other', '1');
+    expect(await store.countKeys('session:')).toBe(2);
+    expect(await store.deleteByPrefix('session:')).toBe(2);
+    expect(await store.countKeys('session:')).toBe(0);
+    expect(await store.get('other')).toBe('1');
+  });
+
+  it('increments atomically under concurrency', async () => {
+    const values = await Promise.all(Array.from({ length: 30 }, () => store.incr('race')));
+    expect(new Set(values).size).toBe(30);
+    expect(Math.max(...values)).toBe(30);
+  });
+});
+
+describe('Embedded store persistence', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'embedded-store-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps what it stored across restarts, expiries included', async () => {
+    let time = 1_000_000;
+    const first = createEmbeddedStore({ dataDir: dir, now: () => time });
+    await first.set('kept', 'yes');
+    await first.rpush('list', 'a', 'b');
+    await first.rpush('list', 'c');
+    await first.hset('h', { x: '1' });
+    await first.setBlob('blob', new Uint8Array([9, 8, 7]));
+    await first.set('short', 'gone soon', { ttlSeconds: 10 });
+    await first.incr('counter');
+    await first.del('counter');
+    const second = createEmbeddedStore({ dataDir: dir, now: () => time });
+    expect(await second.get('kept')).toBe('yes');
+    expect(await second.lrange('list', 0, -1)).toEqual(['a', 'b', 'c']);
+    expect(await second.hgetall('h')).toEqual({ x: '1' });
+    expect(await second.getBlob('blob')).toEqual(new Uint8Array([9, 8, 7]));
+    expect(await second.get('short')).toBe('gone soon');
+    expect(await second.get('counter')).toBeNull();
+    time += 11_000;
+    const third = createEmbeddedStore({ dataDir: dir, now: () => time });
+    expect(await third.get('short')).toBeNull();
+  });
+});
