@@ -64,7 +64,10 @@ export const configSchema = v.object({
   OWNER_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.email('must be an e-mail address'))),
   ADMIN_TOKEN: v.optional(v.pipe(v.string(), v.trim(), v.minLength(16, 'must be at least 16 characters'))),
 
-  WIKIPEDIA_BASE_URL: v.optional(v.pipe(v.string(), v.trim(), v.url('must be an absolute URL')), 'https://en.wikipedia.org'),
+  WIKIPEDIA_BASE_URL: v.optional(
+    v.pipe(v.string(), v.trim(), v.url('must be an absolute URL')),
+    'https://en.wikipedia.org',
+  ),
   WIKIPEDIA_TIMEOUT_MS: integerVar(4000, 100, 60_000),
   WIKIPEDIA_CACHE_SECONDS: integerVar(3600, 0, 604_800),
 

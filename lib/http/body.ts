@@ -64,7 +64,8 @@ export async function readJson(request: Request, limitBytes = DEFAULT_JSON_LIMIT
   } catch {
     throw new HttpError('invalid_json', 'The request body is not valid UTF-8 text.');
   }
-  if (text.trim() === '') throw new HttpError('invalid_json', 'The request body is empty; send a JSON object.');
+  if (text.trim() === '')
+    throw new HttpError('invalid_json', 'The request body is empty; send a JSON object.');
   try {
     return JSON.parse(text);
   } catch (error) {

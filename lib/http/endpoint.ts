@@ -45,7 +45,12 @@ export function endpoint(handlers: Partial<Record<Method, MethodHandler>>): Endp
     const handler = handlers[method as Method];
     if (!handler) {
       return errorResponse(
-        new HttpError('method_not_allowed', `${method} is not supported here; use ${allow}.`, {}, { Allow: allow }),
+        new HttpError(
+          'method_not_allowed',
+          `${method} is not supported here; use ${allow}.`,
+          {},
+          { Allow: allow },
+        ),
       );
     }
     try {
@@ -53,7 +58,10 @@ export function endpoint(handlers: Partial<Record<Method, MethodHandler>>): Endp
     } catch (error) {
       if (error instanceof HttpError) return errorResponse(error);
       logError('unhandled', error, { method, path: new URL(request.url).pathname });
-      return json({ error: 'Something went wrong on our side; please try again.', code: 'internal_error' }, 500);
+      return json(
+        { error: 'Something went wrong on our side; please try again.', code: 'internal_error' },
+        500,
+      );
     }
   }
 }

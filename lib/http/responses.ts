@@ -1,4 +1,4 @@
-import { HttpError } from './errors';
+import type { HttpError } from './errors';
 
 /** Headers every response carries: any origin may call the service from a browser. */
 export const corsHeaders: Record<string, string> = {

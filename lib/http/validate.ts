@@ -5,7 +5,10 @@ import { HttpError } from './errors';
  * Validates input against a valibot schema; a failure is a 400 naming the field, e.g.
  * `temperature: must be between 0 and 1`.
  */
-export function validate<TSchema extends v.GenericSchema>(schema: TSchema, input: unknown): v.InferOutput<TSchema> {
+export function validate<TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  input: unknown,
+): v.InferOutput<TSchema> {
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (result.success) return result.output;
   const issue = result.issues[0];

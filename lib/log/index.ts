@@ -16,6 +16,7 @@ export function logInfo(event: string, fields: Record<string, unknown> = {}): vo
 /** Errors go to stderr with their stack; they never reach a response body. */
 export function logError(event: string, error: unknown, fields: Record<string, unknown> = {}): void {
   if (level === 'silent') return;
-  const detail = error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) };
+  const detail =
+    error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) };
   console.error(JSON.stringify({ level: 'error', event, ...fields, ...detail }));
 }

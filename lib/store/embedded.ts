@@ -1,4 +1,12 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { SetOptions, Store, StoreBatch } from './types';
 
@@ -6,6 +14,7 @@ type Value =
   | { type: 'string'; value: string }
   | { type: 'list'; value: string[] }
   | { type: 'hash'; value: Map<string, string> }
+  | { type: 'set'; value: Set<string> }
   | { type: 'blob'; value: Uint8Array };
 
 interface Entry {
@@ -18,6 +27,7 @@ interface Entry {
 type LogRecord =
   | { op: 'put'; key: string; data: SerializedValue; expiresAt?: number }
   | { op: 'rpush'; key: string; values: string[] }
+  | { op: 'sadd'; key: string; members: string[] }
   | { op: 'del'; key: string }
   | { op: 'expireAt'; key: string; at: number | null };
 
@@ -25,6 +35,7 @@ type SerializedValue =
   | { type: 'string'; value: string }
   | { type: 'list'; value: string[] }
   | { type: 'hash'; value: Record<string, string> }
+  | { type: 'set'; value: string[] }
   | { type: 'blob'; value: string };
 
 export interface EmbeddedStoreOptions {
@@ -64,11 +75,16 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       } catch {
         continue; // a torn last line after a crash: everything before it is intact
       }
-      if (record.op === 'put') entries.set(record.key, { data: deserialize(record.data), expiresAt: record.expiresAt });
+      if (record.op === 'put')
+        entries.set(record.key, { data: deserialize(record.data), expiresAt: record.expiresAt });
       else if (record.op === 'rpush') {
         const entry = entries.get(record.key);
         if (entry?.data.type === 'list') entry.data.value.push(...record.values);
         else entries.set(record.key, { data: { type: 'list', value: [...record.values] } });
+      } else if (record.op === 'sadd') {
+        const entry = entries.get(record.key);
+        if (entry?.data.type === 'set') for (const member of record.members) entry.data.value.add(member);
+        else entries.set(record.key, { data: { type: 'set', value: new Set(record.members) } });
       } else if (record.op === 'del') entries.delete(record.key);
       else {
         const entry = entries.get(record.key);
@@ -211,6 +227,20 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       put(key, { type: 'hash', value: hash }, entry?.expiresAt);
       return next;
     },
+    sadd(key: string, members: string[]): number {
+      let set = typed(key, 'set')?.value;
+      if (!set) {
+        set = new Set();
+        entries.set(key, { data: { type: 'set', value: set } });
+      }
+      const added = members.filter((member) => !set.has(member));
+      for (const member of added) set.add(member);
+      if (added.length) append({ op: 'sadd', key, members: added });
+      return new Set(added).size;
+    },
+    scard(key: string): number {
+      return typed(key, 'set')?.value.size ?? 0;
+    },
   };
 
   function batch(): StoreBatch {
@@ -229,6 +259,8 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       hset: (key, fields) => queue(() => ops.hset(key, fields)),
       hgetall: (key) => queue(() => ops.hgetall(key)),
       hincrby: (key, field, by) => queue(() => ops.hincrby(key, field, by)),
+      sadd: (key, ...members) => queue(() => ops.sadd(key, members)),
+      scard: (key) => queue(() => ops.scard(key)),
       exec: async () => queued.map((run) => run()),
     };
     function queue(run: () => unknown): StoreBatch {
@@ -254,8 +286,14 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     hset: async (key, fields) => ops.hset(key, fields),
     hgetall: async (key) => ops.hgetall(key),
     hincrby: async (key, field, by) => ops.hincrby(key, field, by),
+    sadd: async (key, ...members) => ops.sadd(key, members),
+    scard: async (key) => ops.scard(key),
     async setBlob(key, value, ttlSeconds) {
-      put(key, { type: 'blob', value: new Uint8Array(value) }, ttlSeconds ? now() + ttlSeconds * 1000 : undefined);
+      put(
+        key,
+        { type: 'blob', value: new Uint8Array(value) },
+        ttlSeconds ? now() + ttlSeconds * 1000 : undefined,
+      );
     },
     async getBlob(key) {
       const blob = typed(key, 'blob')?.value;
@@ -292,6 +330,8 @@ function serialize(data: Value): SerializedValue {
   switch (data.type) {
     case 'hash':
       return { type: 'hash', value: Object.fromEntries(data.value) };
+    case 'set':
+      return { type: 'set', value: [...data.value] };
     case 'blob':
       return { type: 'blob', value: Buffer.from(data.value).toString('base64') };
     default:
@@ -303,6 +343,8 @@ function deserialize(data: SerializedValue): Value {
   switch (data.type) {
     case 'hash':
       return { type: 'hash', value: new Map(Object.entries(data.value)) };
+    case 'set':
+      return { type: 'set', value: new Set(data.value) };
     case 'blob':
       return { type: 'blob', value: new Uint8Array(Buffer.from(data.value, 'base64')) };
     default:

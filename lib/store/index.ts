@@ -1,7 +1,7 @@
 import { type Config, upstashCredentials } from '../config';
 import { createEmbeddedStore } from './embedded';
-import { upstashStore } from './upstash';
 import type { Store } from './types';
+import { upstashStore } from './upstash';
 
 export { createEmbeddedStore, type EmbeddedStoreOptions } from './embedded';
 export type { RateLimiter, RateLimitResult, SetOptions, Store, StoreBatch, StoreKind } from './types';

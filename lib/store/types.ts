@@ -29,6 +29,8 @@ export interface StoreBatch {
   hset(key: string, fields: Record<string, string | number>): StoreBatch;
   hgetall(key: string): StoreBatch;
   hincrby(key: string, field: string, by: number): StoreBatch;
+  sadd(key: string, ...members: string[]): StoreBatch;
+  scard(key: string): StoreBatch;
   exec(): Promise<unknown[]>;
 }
 
@@ -57,6 +59,10 @@ export interface Store {
   hset(key: string, fields: Record<string, string | number>): Promise<void>;
   hgetall(key: string): Promise<Record<string, string>>;
   hincrby(key: string, field: string, by: number): Promise<number>;
+  /** Adds members to a set; returns how many were new. */
+  sadd(key: string, ...members: string[]): Promise<number>;
+  /** Number of members of a set. */
+  scard(key: string): Promise<number>;
   /** Binary values of any size (split into parts where the backend needs it). */
   setBlob(key: string, value: Uint8Array, ttlSeconds?: number): Promise<void>;
   getBlob(key: string): Promise<Uint8Array | null>;

@@ -1,4 +1,4 @@
-import { Redis } from '@upstash/redis';
+import { Redis, type RedisConfigNodejs } from '@upstash/redis';
 import type { SetOptions, Store, StoreBatch } from './types';
 
 export interface UpstashStoreOptions {
@@ -18,19 +18,23 @@ const BLOB_PART_BYTES = 512 * 1024;
 
 /** A client of the Redis REST API (Upstash or Vercel KV), as the store of a deployment. */
 export function createUpstashRedis(options: UpstashStoreOptions): Redis {
-  return new Redis({
+  const config: RedisConfigNodejs = {
     url: options.url,
     token: options.token,
     automaticDeserialization: false,
     enableTelemetry: false,
     retry: options.retries === 0 ? false : { retries: options.retries ?? 3 },
     responseEncoding: options.responseEncoding ?? 'base64',
-  } as ConstructorParameters<typeof Redis>[0]);
+  };
+  return new Redis(config);
 }
 
 /** The store on Upstash Redis from REST credentials. */
 export function upstashStore(options: UpstashStoreOptions): Store {
-  return createUpstashStore(createUpstashRedis(options), createUpstashRedis({ ...options, responseEncoding: false }));
+  return createUpstashStore(
+    createUpstashRedis(options),
+    createUpstashRedis({ ...options, responseEncoding: false }),
+  );
 }
 
 /**
@@ -53,7 +57,10 @@ export function createUpstashStore(redis: Redis, blobRedis: Redis = redis): Stor
       get: (key) => add(() => tx.get(key), asStringOrNull),
       set: (key, value, options) => {
         const args = setArgs(options);
-        return add(() => (args ? tx.set(key, value, args) : tx.set(key, value)), (result) => result === 'OK');
+        return add(
+          () => (args ? tx.set(key, value, args) : tx.set(key, value)),
+          (result) => result === 'OK',
+        );
       },
       del: (key) => add(() => tx.del(key), Number),
       incr: (key, ttlSeconds) => {
@@ -65,14 +72,28 @@ export function createUpstashStore(redis: Redis, blobRedis: Redis = redis): Stor
         return builder;
       },
       decr: (key) => add(() => tx.decr(key), Number),
-      expire: (key, seconds) => add(() => tx.expire(key, seconds), (result) => Number(result) === 1),
+      expire: (key, seconds) =>
+        add(
+          () => tx.expire(key, seconds),
+          (result) => Number(result) === 1,
+        ),
       rpush: (key, ...values) => add(() => tx.rpush(key, ...values), Number),
       lrange: (key, start, stop) => add(() => tx.lrange(key, start, stop), asStrings),
-      ltrim: (key, start, stop) => add(() => tx.ltrim(key, start, stop), () => undefined),
+      ltrim: (key, start, stop) =>
+        add(
+          () => tx.ltrim(key, start, stop),
+          () => undefined,
+        ),
       llen: (key) => add(() => tx.llen(key), Number),
-      hset: (key, fields) => add(() => tx.hset(key, fields), () => undefined),
+      hset: (key, fields) =>
+        add(
+          () => tx.hset(key, fields),
+          () => undefined,
+        ),
       hgetall: (key) => add(() => tx.hgetall(key), asHash),
       hincrby: (key, field, by) => add(() => tx.hincrby(key, field, by), Number),
+      sadd: (key, ...members) => add(() => tx.sadd(key, members[0]!, ...members.slice(1)), Number),
+      scard: (key) => add(() => tx.scard(key), Number),
       exec: async () => {
         if (decoders.length === 0) return [];
         const results = (await tx.exec()) as unknown[];
@@ -132,6 +153,9 @@ export function createUpstashStore(redis: Redis, blobRedis: Redis = redis): Stor
     },
     hgetall: async (key) => asHash(await redis.hgetall(key)),
     hincrby: async (key, field, by) => Number(await redis.hincrby(key, field, by)),
+    sadd: async (key, ...members) =>
+      members.length ? Number(await redis.sadd(key, members[0]!, ...members.slice(1))) : 0,
+    scard: async (key) => Number(await redis.scard(key)),
 
     async setBlob(key, value, ttlSeconds) {
       // Parts go under a fresh version first; the manifest swap makes the new value visible at once.
@@ -153,7 +177,11 @@ export function createUpstashStore(redis: Redis, blobRedis: Redis = redis): Stor
     async getBlob(key) {
       const manifest = asStringOrNull(await redis.get(key));
       if (!manifest) return null;
-      const { version, parts, bytes } = JSON.parse(manifest) as { version: string; parts: number; bytes: number };
+      const { version, parts, bytes } = JSON.parse(manifest) as {
+        version: string;
+        parts: number;
+        bytes: number;
+      };
       const keys = Array.from({ length: parts }, (_, index) => `${key}:blob:${version}:${index}`);
       const encoded = (await blobRedis.mget(...keys)) as (string | null)[];
       if (encoded.some((part) => part === null)) return null;
@@ -174,7 +202,8 @@ export function createUpstashStore(redis: Redis, blobRedis: Redis = redis): Stor
     countKeys: async (prefix) => (await scanKeys(prefix)).length,
     async deleteByPrefix(prefix) {
       const keys = await scanKeys(prefix);
-      for (let index = 0; index < keys.length; index += 500) await redis.del(...keys.slice(index, index + 500));
+      for (let index = 0; index < keys.length; index += 500)
+        await redis.del(...keys.slice(index, index + 500));
       return keys.length;
     },
     batch,
@@ -217,7 +246,9 @@ function asHash(value: unknown): Record<string, string> {
     return hash;
   }
   if (!value || typeof value !== 'object') return {};
-  return Object.fromEntries(Object.entries(value).map(([field, item]) => [field, asStringOrNull(item) ?? '']));
+  return Object.fromEntries(
+    Object.entries(value).map(([field, item]) => [field, asStringOrNull(item) ?? '']),
+  );
 }
 
 function escapeGlob(text: string): string {

@@ -65,6 +65,14 @@ describe.each(backends)('Store contract on %s', (_name, makeStore) => {
     expect(await store.hgetall('none')).toEqual({});
   });
 
+  it('keeps sets and counts their members', async () => {
+    expect(await store.sadd('v', 'a', 'b', 'a')).toBe(2);
+    expect(await store.sadd('v', 'b', 'c')).toBe(1);
+    expect(await store.scard('v')).toBe(3);
+    expect(await store.scard('none')).toBe(0);
+    expect(await store.batch().sadd('v', 'd').scard('v').exec()).toEqual([1, 4]);
+  });
+
   it('stores binary values of any size byte for byte', async () => {
     const small = new Uint8Array([0, 1, 2, 255, 254, 0]);
     await store.setBlob('b', small);
@@ -122,6 +130,7 @@ describe('Embedded store persistence', () => {
     await first.hset('h', { x: '1' });
     await first.setBlob('blob', new Uint8Array([9, 8, 7]));
     await first.set('short', 'gone soon', { ttlSeconds: 10 });
+    await first.sadd('words', 'x', 'y');
     await first.incr('counter');
     await first.del('counter');
     const second = createEmbeddedStore({ dataDir: dir, now: () => time });
@@ -131,6 +140,7 @@ describe('Embedded store persistence', () => {
     expect(await second.getBlob('blob')).toEqual(new Uint8Array([9, 8, 7]));
     expect(await second.get('short')).toBe('gone soon');
     expect(await second.get('counter')).toBeNull();
+    expect(await second.scard('words')).toBe(2);
     time += 11_000;
     const third = createEmbeddedStore({ dataDir: dir, now: () => time });
     expect(await third.get('short')).toBeNull();

@@ -15,7 +15,12 @@ const INSTALL_HINT =
 
 /** Finds redis-server on PATH or in the usual Debian place; fails with how to install it. */
 export function redisServerBinary(): string {
-  for (const candidate of [process.env.REDIS_SERVER_BIN, 'redis-server', '/usr/bin/redis-server', '/usr/sbin/redis-server']) {
+  for (const candidate of [
+    process.env.REDIS_SERVER_BIN,
+    'redis-server',
+    '/usr/bin/redis-server',
+    '/usr/sbin/redis-server',
+  ]) {
     if (!candidate) continue;
     const probe = spawnSync(candidate, ['--version'], { encoding: 'utf8' });
     if (probe.status === 0) return candidate;
@@ -43,7 +48,20 @@ export async function startRedisServer(): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'redis-test-'));
   const child: ChildProcess = spawn(
     binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--databases', '64', '--dir', dir],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--databases',
+      '64',
+      '--dir',
+      dir,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -54,7 +72,10 @@ export async function startRedisServer(): Promise<RedisServer> {
     output += chunk;
   });
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start in 10 s:\n${output}`)), 10_000);
+    const timer = setTimeout(
+      () => reject(new Error(`redis-server did not start in 10 s:\n${output}`)),
+      10_000,
+    );
     const check = setInterval(() => {
       if (output.includes('Ready to accept connections')) {
         clearInterval(check);

@@ -34,7 +34,12 @@ export async function startUpstashBridge(redisUrl: string): Promise<UpstashBridg
     let client = clients.get(database);
     if (!client) {
       // RESP2: node-redis 6 speaks RESP3 by default, whose maps and doubles Upstash never returns.
-      const created = createClient({ url: redisUrl, database, RESP: 2, socket: { reconnectStrategy: false } });
+      const created = createClient({
+        url: redisUrl,
+        database,
+        RESP: 2,
+        socket: { reconnectStrategy: false },
+      });
       client = created.connect().then(() => created as unknown as Client);
       clients.set(database, client);
     }
@@ -57,7 +62,12 @@ export async function startUpstashBridge(redisUrl: string): Promise<UpstashBridg
       scriptShas.set(sha1(command[1]), sha1(stripped));
       return [command[0]!, stripped, ...command.slice(2)];
     }
-    if (name === 'SCRIPT' && command[1]?.toUpperCase() === 'LOAD' && command[2] && LOCKING_FLAG.test(command[2])) {
+    if (
+      name === 'SCRIPT' &&
+      command[1]?.toUpperCase() === 'LOAD' &&
+      command[2] &&
+      LOCKING_FLAG.test(command[2])
+    ) {
       const stripped = command[2].replace(LOCKING_FLAG, '');
       scriptShas.set(sha1(command[2]), sha1(stripped));
       return [command[0]!, command[1]!, stripped];
@@ -162,7 +172,15 @@ export async function startUpstashBridge(redisUrl: string): Promise<UpstashBridg
 
 /** Upstash sends numbers, booleans and null inside command arrays; Redis wants strings. */
 function toArgs(command: unknown[]): string[] {
-  return command.map((item) => (typeof item === 'string' ? item : item === null ? 'null' : typeof item === 'object' ? JSON.stringify(item) : String(item)));
+  return command.map((item) =>
+    typeof item === 'string'
+      ? item
+      : item === null
+        ? 'null'
+        : typeof item === 'object'
+          ? JSON.stringify(item)
+          : String(item),
+  );
 }
 
 /** In base64 mode every string is encoded, "OK" included; integers and nil are not. */

@@ -1,0 +1,39 @@
+import type { Services } from '../services';
+import { serviceVersion } from '../services';
+
+/** What GET /api/health reports. */
+export interface HealthReport {
+  status: 'ok' | 'degraded';
+  vocabSize: number | null;
+  store: string;
+  version: string;
+  uptimeSeconds: number;
+  externalModel: boolean;
+  error?: string;
+  code?: string;
+}
+
+/** Checks the store with one round trip; a store that cannot be reached makes the report degraded. */
+export async function healthReport(
+  services: Services,
+  vocabSize: () => Promise<number>,
+): Promise<HealthReport> {
+  const base = {
+    store: services.store.kind,
+    version: serviceVersion,
+    uptimeSeconds: Math.round((services.now() - services.startedAt) / 1000),
+    externalModel: services.config.LLM_BASE_URL !== undefined,
+  };
+  try {
+    await services.store.ping();
+    return { status: 'ok', vocabSize: await vocabSize(), ...base };
+  } catch (error) {
+    return {
+      status: 'degraded',
+      vocabSize: null,
+      ...base,
+      error: `The store cannot be reached: ${(error as Error).message}`,
+      code: 'store_unavailable',
+    };
+  }
+}

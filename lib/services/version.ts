@@ -1,0 +1,4 @@
+import packageJson from '../../package.json';
+
+/** The service version, `major.minor.patch` from package.json. */
+export const serviceVersion: string = packageJson.version;

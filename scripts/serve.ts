@@ -1,0 +1,43 @@
+import { resolve } from 'node:path';
+import { serve } from '@hono/node-server';
+import { ConfigError, getConfig } from '../lib/config';
+import { createLocalApp } from '../lib/local-server';
+import { defaultServices } from '../lib/services';
+
+/** `npm start`: the api/ functions and public/ on http://localhost:PORT, as Vercel routes them. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof getConfig>;
+  try {
+    config = getConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const root = resolve(import.meta.dirname, '..');
+  const app = await createLocalApp({ apiDir: resolve(root, 'api'), publicDir: resolve(root, 'public') });
+  const services = defaultServices();
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: '0.0.0.0' }, (info) => {
+    const where =
+      services.store.kind === 'embedded' ? `embedded store in ${resolve(config.DATA_DIR)}` : 'Upstash Redis';
+    console.log(`Listening on http://localhost:${info.port} (${where})`);
+  });
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping`);
+    server.close(async () => {
+      await services.store.close();
+      process.exit(0);
+    });
+    if ('closeAllConnections' in server) server.closeAllConnections();
+    setTimeout(() => process.exit(0), 3000).unref();
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+await main();

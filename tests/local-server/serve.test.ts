@@ -1,0 +1,74 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discoverRoutes } from '../../lib/local-server';
+import { type RunningServer, startLocalServer } from '../support/local-server';
+
+describe('npm start (local server)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'serve-test-'));
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startLocalServer({ DATA_DIR: dataDir });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('routes files as Vercel does: api/<path>.ts at /api/<path>', () => {
+    const routes = [...discoverRoutes(resolve(import.meta.dirname, '../../api')).keys()];
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        '/api/chat',
+        '/api/train',
+        '/api/upload',
+        '/api/health',
+        '/api/api/chat',
+        '/api/api/health',
+      ]),
+    );
+  });
+
+  it('prints the URL it listens on and answers both health endpoints', async () => {
+    expect(server.output()).toMatch(/Listening on http:\/\/localhost:\d+/);
+    const a = await fetch(`${server.url}/api/health`);
+    expect(a.status).toBe(200);
+    expect(await a.json()).toMatchObject({ status: 'ok', store: 'embedded', vocabSize: expect.any(Number) });
+    const b = await fetch(`${server.url}/api/api/health`);
+    expect(await b.json()).toMatchObject({
+      status: 'ok',
+      model: expect.any(String),
+      version: expect.stringMatching(/^\d+\.\d+\.\d+$/),
+    });
+  });
+
+  it('serves public/ at / and a JSON 404 for unknown API paths', async () => {
+    const page = await fetch(`${server.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const missing = await fetch(`${server.url}/api/nothing-here`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ code: 'not_found' });
+    const traversal = await fetch(`${server.url}/..%2Fpackage.json`);
+    expect(traversal.status).toBe(404);
+  });
+
+  it('stops cleanly on Ctrl-C', async () => {
+    const second = await startLocalServer({ DATA_DIR: dataDir });
+    expect(await second.stop()).toBe(0);
+  });
+
+  it('refuses to start with an invalid variable, naming it', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], {
+      cwd: resolve(import.meta.dirname, '../..'),
+      env: { ...process.env, PORT: 'abc', DATA_DIR: dataDir },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/PORT: must be a whole number/);
+  });
+});
