@@ -1,0 +1,67 @@
+import { errors } from 'jose';
+import { HttpError } from '../http/errors';
+
+/** Why a token was refused; sent as `reason` beside `code: 'invalid_token'`. */
+export type TokenFailure =
+  | 'not_configured'
+  | 'expired'
+  | 'not_yet_valid'
+  | 'wrong_audience'
+  | 'wrong_issuer'
+  | 'bad_signature'
+  | 'unknown_key'
+  | 'malformed'
+  | 'keys_unreachable'
+  | 'invalid_claims';
+
+/** A 401 `invalid_token` error with a message the user can act on. */
+export function invalidToken(reason: TokenFailure, message: string): HttpError {
+  return new HttpError(
+    'invalid_token',
+    message,
+    { reason },
+    { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+  );
+}
+
+/** Translates what jose (or fetching the keys) threw into an `invalidToken` error. */
+export function toInvalidToken(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof errors.JWTExpired) {
+    return invalidToken('expired', 'The sign-in token has expired; sign in again');
+  }
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === 'aud') {
+      return invalidToken('wrong_audience', 'The sign-in token was issued for a different application');
+    }
+    if (error.claim === 'iss') {
+      return invalidToken('wrong_issuer', 'The sign-in token was issued by a different identity provider');
+    }
+    if (error.claim === 'nbf' || error.claim === 'iat') {
+      return invalidToken('not_yet_valid', "The sign-in token is not valid yet; check the device's clock");
+    }
+    return invalidToken('invalid_claims', `The sign-in token was refused: ${error.message}`);
+  }
+  if (error instanceof errors.JWSSignatureVerificationFailed) {
+    return invalidToken('bad_signature', 'The sign-in token has an invalid signature');
+  }
+  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
+    return invalidToken(
+      'unknown_key',
+      'The sign-in token was signed with a key the identity provider does not publish',
+    );
+  }
+  if (
+    error instanceof errors.JWSInvalid ||
+    error instanceof errors.JWTInvalid ||
+    error instanceof errors.JOSEAlgNotAllowed ||
+    error instanceof errors.JOSENotSupported
+  ) {
+    return invalidToken('malformed', 'The sign-in token is malformed or uses an unsupported algorithm');
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return invalidToken(
+    'keys_unreachable',
+    `Could not check the sign-in token: the identity provider's keys could not be loaded (${detail}); try again later`,
+  );
+}
