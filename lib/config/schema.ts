@@ -47,6 +47,7 @@ export const configSchema = v.object({
 
   LM_ORDER: integerVar(4, 2, 6),
   LM_SNAPSHOT_EVERY: integerVar(20, 1, 100_000),
+  LM_ARPA_PATH: optionalText,
 
   LLM_BASE_URL: optionalUrl,
   LLM_API_KEY: optionalText,
@@ -68,6 +69,7 @@ export const configSchema = v.object({
     v.pipe(v.string(), v.trim(), v.url('must be an absolute URL')),
     'https://en.wikipedia.org',
   ),
+  WIKIPEDIA_USER_AGENT: optionalText,
   WIKIPEDIA_TIMEOUT_MS: integerVar(4000, 100, 60_000),
   WIKIPEDIA_CACHE_SECONDS: integerVar(3600, 0, 604_800),
 

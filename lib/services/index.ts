@@ -1,6 +1,9 @@
+import type { OwnerGuard, TokenVerifier } from '../auth';
+import { ownerGuardFromConfig, verifierFromConfig } from '../auth';
 import { type Config, getConfig, upstashCredentials } from '../config';
 import { createStoreSlidingWindow, createUpstashLimiter } from '../limits';
 import { setLogLevel } from '../log';
+import { type ExternalModel, providerFromConfig } from '../provider';
 import {
   createEmbeddedStore,
   createUpstashRedis,
@@ -8,6 +11,8 @@ import {
   type RateLimiter,
   type Store,
 } from '../store';
+import { createWikipediaClient, defaultWikiUserAgent, type WikipediaClient } from '../wiki';
+import { serviceVersion } from './version';
 
 export { serviceVersion } from './version';
 
@@ -17,9 +22,18 @@ export interface Services {
   store: Store;
   /** IP rate limiter of chat and train (both variants). */
   limiter: RateLimiter;
+  /** Verifies identity-provider ID tokens (sign-in for the larger allowance). */
+  verifier: TokenVerifier;
+  /** Admin check: X-Owner-Email plus a proof. */
+  ownerGuard: OwnerGuard;
+  /** The optional external model; undefined when LLM_BASE_URL is unset. */
+  externalModel: ExternalModel | undefined;
+  wikipedia: WikipediaClient;
   /** Unix milliseconds when this instance started. */
   startedAt: number;
   now: () => number;
+  /** Random source of reply sampling (seeded in tests). */
+  random: () => number;
 }
 
 export type ServiceOverrides = Partial<Omit<Services, 'config'>>;
@@ -38,7 +52,28 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   }
   store ??= createEmbeddedStore({ dataDir: config.DATA_DIR });
   limiter ??= createStoreSlidingWindow(store, limits);
-  return { config, store, limiter, startedAt: now(), now };
+  const verifier = overrides.verifier ?? verifierFromConfig(config);
+  const wikipedia =
+    overrides.wikipedia ??
+    createWikipediaClient({
+      baseUrl: config.WIKIPEDIA_BASE_URL,
+      timeoutMs: config.WIKIPEDIA_TIMEOUT_MS,
+      userAgent: config.WIKIPEDIA_USER_AGENT ?? defaultWikiUserAgent,
+      cache: store,
+      cacheSeconds: config.WIKIPEDIA_CACHE_SECONDS,
+    });
+  return {
+    config,
+    store,
+    limiter,
+    verifier,
+    ownerGuard: overrides.ownerGuard ?? ownerGuardFromConfig(config, verifier),
+    externalModel: 'externalModel' in overrides ? overrides.externalModel : providerFromConfig(config),
+    wikipedia,
+    startedAt: now(),
+    now,
+    random: overrides.random ?? Math.random,
+  };
 }
 
 let instance: Services | undefined;

@@ -1,0 +1,64 @@
+import * as v from 'valibot';
+
+/** Longest message accepted, in characters. */
+export const MAX_MESSAGE_CHARS = 4000;
+/** Largest maxTokens accepted. */
+export const MAX_REPLY_TOKENS = 400;
+/** Body cap of POST /api/chat: a 5 MB image as base64 plus the rest. */
+export const CHAT_BODY_LIMIT_BYTES = 7 * 1024 * 1024 + 64 * 1024;
+
+/** The body of POST /api/chat (Variant A). */
+export const chatRequestSchema = v.object({
+  message: v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.nonEmpty('must not be empty'),
+    v.maxLength(MAX_MESSAGE_CHARS, `must be at most ${MAX_MESSAGE_CHARS} characters`),
+  ),
+  sessionId: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, "-" or "_"'),
+    ),
+    'default',
+  ),
+  userId: v.optional(
+    v.pipe(v.string('must be a string'), v.maxLength(128, 'must be at most 128 characters')),
+  ),
+  modelMode: v.optional(
+    v.picklist(['instant', 'expert', 'apex'], 'must be "instant", "expert" or "apex"'),
+    'expert',
+  ),
+  raw: v.optional(v.boolean('must be true or false')),
+  imageBase64: v.optional(
+    v.pipe(v.string('must be a base64 string or a data: URL'), v.nonEmpty('must not be empty')),
+  ),
+  temperature: v.optional(
+    v.pipe(
+      v.number('must be a number'),
+      v.minValue(0, 'must be between 0.0 and 1.0'),
+      v.maxValue(1, 'must be between 0.0 and 1.0'),
+    ),
+    0.7,
+  ),
+  maxTokens: v.optional(
+    v.pipe(
+      v.number('must be a number'),
+      v.integer('must be a whole number'),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(MAX_REPLY_TOKENS, `must be at most ${MAX_REPLY_TOKENS}`),
+    ),
+    80,
+  ),
+});
+
+export type ChatRequest = v.InferOutput<typeof chatRequestSchema>;
+export type ModelMode = ChatRequest['modelMode'];
+
+/** The body of a 200 from POST /api/chat. */
+export interface ChatResponse {
+  response: string;
+  thought?: string;
+  vocabSize: number;
+  usedExternal: boolean;
+}

@@ -1,0 +1,50 @@
+import { clientAddress, HttpError } from '../http';
+import { logError } from '../log';
+import type { RateLimiter } from '../store';
+
+export interface ClientLimitOptions {
+  /** When the store cannot be reached: true lets the request through (logged), false answers 503. */
+  failOpen: boolean;
+  now?: () => number;
+}
+
+/**
+ * Applies the IP rate limit to a request. Returns the RateLimit-* headers for the response;
+ * throws 429 `rate_limited` with Retry-After (seconds) when the address is over its limit.
+ */
+export async function enforceClientLimit(
+  limiter: RateLimiter,
+  request: Request,
+  options: ClientLimitOptions,
+): Promise<Record<string, string>> {
+  const now = options.now ?? Date.now;
+  let result: Awaited<ReturnType<RateLimiter['limit']>>;
+  try {
+    result = await limiter.limit(`ip:${clientAddress(request)}`);
+  } catch (error) {
+    if (options.failOpen) {
+      logError('rate_limit_unavailable', error);
+      return {};
+    }
+    throw new HttpError(
+      'store_unavailable',
+      'The rate limiter cannot reach its store; please try again shortly.',
+    );
+  }
+  const resetSeconds = Math.max(0, Math.ceil((result.reset - now()) / 1000));
+  const headers = {
+    'RateLimit-Limit': String(result.limit),
+    'RateLimit-Remaining': String(Math.max(0, result.remaining)),
+    'RateLimit-Reset': String(resetSeconds),
+  };
+  if (!result.success) {
+    const retryAfter = Math.max(1, resetSeconds);
+    throw new HttpError(
+      'rate_limited',
+      `Too many requests from your address; try again in ${retryAfter} s.`,
+      { retryAfter },
+      { ...headers, 'Retry-After': String(retryAfter) },
+    );
+  }
+  return headers;
+}

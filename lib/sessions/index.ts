@@ -1,0 +1,100 @@
+import { HttpError } from '../http';
+import type { Store } from '../store';
+import { sessionKeys } from './keys';
+
+export { sessionKeys } from './keys';
+
+/** One turn of a conversation as kept in the store. */
+export interface Turn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** Turns kept per session; older ones are trimmed. */
+export const MAX_STORED_TURNS = 40;
+
+export interface SessionStart {
+  /** This message's number in the session (1 = first). */
+  used: number;
+  limit: number;
+  remaining: number;
+  /** The conversation so far, oldest first. */
+  history: Turn[];
+  /** Extra results of the same round trip, in the order of `also`. */
+  also: unknown[];
+}
+
+/**
+ * Counts a message against the session's allowance and reads its history in one atomic round trip.
+ * Throws 429 `session_limit` when the allowance is spent. `also` adds read operations (e.g. the
+ * number of training chunks) to the same batch.
+ */
+export async function beginSessionMessage(
+  store: Store,
+  sessionId: string,
+  options: { limit: number; ttlSeconds: number; also?: (batch: ReturnType<Store['batch']>) => void },
+): Promise<SessionStart> {
+  let results: unknown[];
+  try {
+    const batch = store
+      .batch()
+      .incr(sessionKeys.count(sessionId), options.ttlSeconds)
+      .lrange(sessionKeys.turns(sessionId), -MAX_STORED_TURNS, -1);
+    options.also?.(batch);
+    results = await batch.exec();
+  } catch (error) {
+    throw new HttpError(
+      'store_unavailable',
+      `Sessions cannot be counted right now (${(error as Error).message}); try again shortly.`,
+    );
+  }
+  const used = Number(results[0]);
+  const remaining = Math.max(0, options.limit - used);
+  if (used > options.limit) {
+    throw new HttpError(
+      'session_limit',
+      `This session has used all of its ${options.limit} messages. Start a new session${options.limit < 50 ? ' or sign in for a larger allowance' : ''}.`,
+      { limit: options.limit, remaining: 0 },
+      sessionHeaders(options.limit, 0),
+    );
+  }
+  return { used, limit: options.limit, remaining, history: parseTurns(results[1]), also: results.slice(2) };
+}
+
+/** Appends the user's message and the reply to the session, in one round trip. */
+export async function recordExchange(
+  store: Store,
+  sessionId: string,
+  turns: Turn[],
+  options: { ttlSeconds: number; firstMessage: boolean },
+): Promise<void> {
+  const key = sessionKeys.turns(sessionId);
+  const batch = store
+    .batch()
+    .rpush(key, ...turns.map((turn) => JSON.stringify(turn)))
+    .ltrim(key, -MAX_STORED_TURNS, -1)
+    .expire(key, options.ttlSeconds)
+    .hincrby(sessionKeys.stats, 'messages', 1);
+  if (options.firstMessage) batch.hincrby(sessionKeys.stats, 'sessions', 1);
+  await batch.exec();
+}
+
+/** X-Session-Limit and X-Session-Remaining. */
+export function sessionHeaders(limit: number, remaining: number): Record<string, string> {
+  return { 'X-Session-Limit': String(limit), 'X-Session-Remaining': String(remaining) };
+}
+
+function parseTurns(raw: unknown): Turn[] {
+  if (!Array.isArray(raw)) return [];
+  const turns: Turn[] = [];
+  for (const item of raw) {
+    try {
+      const turn = JSON.parse(String(item)) as Turn;
+      if ((turn.role === 'user' || turn.role === 'assistant') && typeof turn.content === 'string')
+        turns.push(turn);
+    } catch {
+      // a damaged entry is skipped, the rest of the conversation still counts
+    }
+  }
+  return turns;
+}
