@@ -1,0 +1,35 @@
+import { HttpError, json, type MethodHandler } from '../http';
+import type { Services } from '../services';
+import { MAX_IMAGE_BYTES } from '../vision';
+import { loadStoredImage } from './load-image';
+import { parseImageUpload } from './parse-upload';
+import { STORED_IMAGE_CACHE_CONTROL, storeUploadedImage } from './store-image';
+
+/** POST /api/upload stores one image; GET /api/upload?id= serves it back. */
+export function uploadHandlers(services: () => Services): { POST: MethodHandler; GET: MethodHandler } {
+  return {
+    async POST(request) {
+      const { store, config } = services();
+      const { bytes } = await parseImageUpload(request, { maxBytes: MAX_IMAGE_BYTES });
+      const stored = await storeUploadedImage(store, bytes, {
+        ttlSeconds: config.UPLOAD_TTL_SECONDS,
+        publicBaseUrl: new URL(request.url).origin,
+      });
+      return json(stored);
+    },
+    async GET(request) {
+      const id = new URL(request.url).searchParams.get('id');
+      if (!id) throw new HttpError('bad_request', 'Give the image id: GET /api/upload?id=<id>.');
+      const image = await loadStoredImage(services().store, id);
+      if (!image) throw new HttpError('not_found', 'No image with that id; it may have expired.');
+      return new Response(new Uint8Array(image.bytes), {
+        headers: {
+          'Content-Type': image.mimeType,
+          'Content-Length': String(image.bytes.byteLength),
+          'Cache-Control': STORED_IMAGE_CACHE_CONTROL,
+          'X-Content-Type-Options': 'nosniff',
+        },
+      });
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { HttpError } from '../http/errors';
+import { MAX_IMAGE_PIXELS } from './limits';
+
+const ACCEPTED = 'PNG, JPEG, GIF, WebP or AVIF';
+
+/** 415: the bytes are not an image this service decodes. */
+export function notAnImage(): HttpError {
+  return new HttpError(
+    'unsupported_media_type',
+    `The file is not a supported image: send ${ACCEPTED}. The type is read from the file's bytes, not its name or declared type.`,
+  );
+}
+
+/** 415: a HEIC image, which the bundled image library cannot decode. */
+export function heicUnsupported(): HttpError {
+  return new HttpError(
+    'unsupported_media_type',
+    `HEIC images cannot be decoded by this server; convert the photo to JPEG (or send ${ACCEPTED}).`,
+  );
+}
+
+/** 400: the type is recognised but the image does not decode. */
+export function corruptImage(reason?: string): HttpError {
+  return new HttpError('bad_request', 'The image is truncated or corrupt and could not be decoded.', {
+    ...(reason ? { reason } : {}),
+  });
+}
+
+/** 413: too many pixels to decode safely. */
+export function tooManyPixels(width: number, height: number, pages: number): HttpError {
+  const frames = pages > 1 ? ` × ${pages} frames` : '';
+  return new HttpError(
+    'payload_too_large',
+    `The image is ${width}×${height} pixels${frames}; at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels are decoded.`,
+    { maxPixels: MAX_IMAGE_PIXELS },
+  );
+}

@@ -1,0 +1,63 @@
+import sharp, { type Metadata } from 'sharp';
+import { decodeOptions } from './decode-options';
+import { corruptImage, heicUnsupported, notAnImage, tooManyPixels } from './errors';
+import { MAX_IMAGE_PIXELS } from './limits';
+import { sniffImageType } from './sniff';
+import type { ImageMimeType, InspectedImage } from './types';
+
+/**
+ * Checks that the bytes are an accepted image that decodes completely, and returns its type,
+ * displayed size, frame count and transparency. Throws HttpError 415 for anything that is not
+ * PNG/JPEG/GIF/WebP/AVIF by its magic bytes (SVG, text, PDF ...) or is HEIC that cannot be
+ * decoded here, 413 past the pixel budget, 400 when the image is truncated or corrupt.
+ */
+export async function inspectImage(bytes: Uint8Array): Promise<InspectedImage> {
+  const sniffed = sniffImageType(bytes);
+  if (!sniffed) throw notAnImage();
+
+  let metadata: Metadata;
+  try {
+    // Header only: the pixel budget is checked below, with a message that gives the size.
+    metadata = await sharp(bytes, { ...decodeOptions, limitInputPixels: false }).metadata();
+  } catch (error) {
+    throw sniffed === 'image/heic' ? heicUnsupported() : corruptImage(messageOf(error));
+  }
+  const mimeType = mimeTypeOf(metadata, sniffed);
+  if (!mimeType) throw corruptImage(`the bytes start like ${sniffed} but decode as ${metadata.format}`);
+
+  const pages = metadata.pages ?? 1;
+  const frameHeight = metadata.pageHeight ?? metadata.height;
+  if (metadata.width * frameHeight * pages > MAX_IMAGE_PIXELS) {
+    throw tooManyPixels(metadata.width, frameHeight, pages);
+  }
+
+  let opaque: boolean;
+  try {
+    ({ isOpaque: opaque } = await sharp(bytes, { ...decodeOptions, animated: pages > 1 }).stats());
+  } catch (error) {
+    throw mimeType === 'image/heic' ? heicUnsupported() : corruptImage(messageOf(error));
+  }
+
+  return {
+    mimeType,
+    width: metadata.autoOrient?.width ?? metadata.width,
+    height: metadata.autoOrient?.height ?? frameHeight,
+    pages,
+    hasAlpha: metadata.hasAlpha,
+    transparent: !opaque,
+  };
+}
+
+/** The MIME type sharp's own detection agrees with, or undefined when it disagrees with the sniff. */
+function mimeTypeOf(metadata: Metadata, sniffed: ImageMimeType): ImageMimeType | undefined {
+  if (metadata.format === 'heif') {
+    if (metadata.compression === 'av1') return 'image/avif';
+    if (metadata.compression === 'hevc') return 'image/heic';
+    return sniffed === 'image/avif' || sniffed === 'image/heic' ? sniffed : undefined;
+  }
+  return `image/${metadata.format}` === sniffed ? sniffed : undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
