@@ -9,6 +9,7 @@ export const errorStatus = {
   admin_disabled: 403,
   not_found: 404,
   method_not_allowed: 405,
+  conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -17,6 +18,7 @@ export const errorStatus = {
   internal_error: 500,
   not_implemented: 501,
   store_unavailable: 503,
+  auth_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

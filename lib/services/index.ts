@@ -11,8 +11,9 @@ import {
   type RateLimiter,
   type Store,
 } from '../store';
+import { createModelKeeper, type ModelKeeper } from '../training';
 import { createWikipediaClient, defaultWikiUserAgent, type WikipediaClient } from '../wiki';
-import { serviceVersion } from './version';
+import { fixedModelFromConfig } from './fixed-model';
 
 export { serviceVersion } from './version';
 
@@ -29,6 +30,8 @@ export interface Services {
   /** The optional external model; undefined when LLM_BASE_URL is unset. */
   externalModel: ExternalModel | undefined;
   wikipedia: WikipediaClient;
+  /** The local language model, kept in step with the training corpus in the store. */
+  model: ModelKeeper;
   /** Unix milliseconds when this instance started. */
   startedAt: number;
   now: () => number;
@@ -62,9 +65,17 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       cache: store,
       cacheSeconds: config.WIKIPEDIA_CACHE_SECONDS,
     });
+  const model =
+    overrides.model ??
+    createModelKeeper(store, {
+      order: config.LM_ORDER,
+      snapshotEvery: config.LM_SNAPSHOT_EVERY,
+      fixedModel: fixedModelFromConfig(config),
+    });
   return {
     config,
     store,
+    model,
     limiter,
     verifier,
     ownerGuard: overrides.ownerGuard ?? ownerGuardFromConfig(config, verifier),

@@ -4,10 +4,12 @@ export const trainingKeys = {
   chunks: 'lm:chunks',
   /** Set of the distinct tokens (case-folded) ever trained: its size is the vocabulary size. */
   vocabulary: 'lm:vocab',
-  /** Blob: binary snapshot of the counts. */
+  /** Blob: a snapshot of the counts, self-describing (epoch and chunks covered in its header). */
   snapshot: 'lm:snapshot',
-  /** How many chunks the snapshot covers. */
+  /** How many chunks the last written snapshot covers (a hint for when to write the next). */
   snapshotChunks: 'lm:snapshot:chunks',
-  /** Totals kept beside the corpus (tokens, characters). */
+  /** Bumped by a model reset, so every instance drops what it had. */
+  epoch: 'lm:epoch',
+  /** Totals kept beside the corpus (tokens, characters, chunks). */
   stats: 'lm:stats',
 } as const;

@@ -1,0 +1,118 @@
+import { type ContextState, createContextState } from './context-state';
+import { resizeFloat32 } from './growth';
+import { NgramLevel } from './ngram-level';
+import type { TokenDistribution } from './token-distribution';
+import type { TokenPredictor } from './types';
+import { UnigramTable } from './unigram-table';
+import { BOS, UNK } from './vocabulary';
+
+/** log10 probability KenLM gives `<unk>` when a file has none. */
+const MISSING_UNK = -100;
+
+/**
+ * A backoff model read from an ARPA file: the stored probability of the longest n-gram found,
+ * times the backoff weights of the longer contexts, as KenLM queries it. The n-grams live in the
+ * same trie levels as counted models, with Float32 log10 columns.
+ */
+export class ArpaPredictor implements TokenPredictor {
+  readonly levels: NgramLevel[] = [];
+  readonly logProb: Float32Array[] = [];
+  readonly logBackoff: Float32Array[] = [];
+  lastMatch = 0;
+  private unigrams: UnigramTable | null = null;
+  private readonly found: Int32Array;
+
+  constructor(
+    readonly order: number,
+    sizes: readonly number[],
+  ) {
+    for (let k = 0; k <= order; k++) {
+      const capacity = Math.max(1, sizes[k] ?? 0);
+      this.levels.push(new NgramLevel(k <= 1, k === order, capacity));
+      this.logProb.push(new Float32Array(capacity).fill(k === 1 ? Number.NEGATIVE_INFINITY : 0));
+      this.logBackoff.push(new Float32Array(k < order ? capacity : 0));
+    }
+    this.found = new Int32Array(order + 1);
+  }
+
+  /** Adds an n-gram of order k whose context entry is `context`; the context must be present. */
+  add(k: number, context: number, word: number, logProb: number, logBackoff: number): void {
+    const level = this.levels[k];
+    let id = level.find(context, word);
+    if (id < 0) {
+      id = level.add(context, word);
+      if (level.capacity > this.logProb[k].length) {
+        this.logProb[k] = resizeFloat32(this.logProb[k], level.capacity);
+        if (k < this.order) this.logBackoff[k] = resizeFloat32(this.logBackoff[k], level.capacity);
+      }
+      if (k > 1) {
+        const parents = this.levels[k - 1].firstChild!;
+        level.nextSibling[id] = parents[context];
+        parents[context] = id;
+      }
+    }
+    this.logProb[k][id] = logProb;
+    if (k < this.order) this.logBackoff[k][id] = logBackoff;
+    this.unigrams = null;
+  }
+
+  /** Entry id at order k of the n-gram `words` (ids), or -1. */
+  find(words: ArrayLike<number>): number {
+    let id = words[0];
+    if (id >= this.levels[1].size) return -1;
+    for (let k = 2; k <= words.length && id >= 0; k++) id = this.levels[k].find(id, words[k - 1]);
+    return id;
+  }
+
+  startState(): ContextState {
+    return createContextState(this.order, BOS);
+  }
+
+  advance(state: ContextState, word: number): number {
+    const known = word !== UNK && word < this.levels[1].size && this.logProb[1][word] > Number.NEGATIVE_INFINITY;
+    const top = Math.min(state.length + 1, this.order);
+    let matched = 0;
+    let logP = this.logProb[1][UNK] ?? MISSING_UNK;
+    if (known) {
+      matched = 1;
+      this.found[1] = word;
+      for (let k = 2; k <= top; k++) {
+        const id = this.levels[k].find(state.ids[k - 1], word);
+        if (id < 0) break;
+        this.found[k] = id;
+        matched = k;
+      }
+      logP = this.logProb[matched][this.found[matched]];
+    }
+    if (!Number.isFinite(logP)) logP = MISSING_UNK;
+    for (let k = Math.max(matched, 1) + 1; k <= top; k++) logP += this.logBackoff[k - 1][state.ids[k - 1]];
+    this.lastMatch = matched;
+    const length = Math.min(matched, this.order - 1);
+    for (let k = 1; k <= length; k++) state.ids[k] = this.found[k];
+    state.length = length;
+    return logP;
+  }
+
+  nextTokens(state: ContextState, into: TokenDistribution): void {
+    into.reset(this.unigramTable());
+    const top = Math.min(state.length + 1, this.order);
+    for (let k = 2; k <= top; k++) {
+      const context = state.ids[k - 1];
+      const parents = this.levels[k - 1].firstChild!;
+      into.multiply(10 ** this.logBackoff[k - 1][context]);
+      const level = this.levels[k];
+      const logProb = this.logProb[k];
+      for (let id = parents[context]; id >= 0; id = level.nextSibling[id]) into.set(level.word[id], 10 ** logProb[id]);
+    }
+  }
+
+  unigramTable(): UnigramTable {
+    if (!this.unigrams) {
+      const logProb = this.logProb[1];
+      const probs = new Float64Array(this.levels[1].size);
+      for (let w = 0; w < probs.length; w++) probs[w] = 10 ** logProb[w];
+      this.unigrams = new UnigramTable(probs);
+    }
+    return this.unigrams;
+  }
+}

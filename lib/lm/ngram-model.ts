@@ -1,0 +1,105 @@
+import { toArpa } from './arpa-writer';
+import { KneserNeyEstimator } from './kneser-ney';
+import type { LanguageModel } from './language-model';
+import { NgramCounts } from './ngram-counts';
+import { writeSnapshot } from './snapshot-writer';
+import { SurfaceCasing } from './surface-casing';
+import { foldCase, type TokenizerMode, tokenize } from './tokenizer';
+import { MARKER_COUNT, Vocabulary } from './vocabulary';
+
+/** Options of a trainable model. */
+export interface ModelOptions {
+  /** Highest n-gram order, default 4. */
+  order?: number;
+  /** How text is split into tokens, default `natural`. */
+  tokenizer?: TokenizerMode;
+  /** `both` (default) also trains the backward model replies grow leftwards with. */
+  directions?: 'both' | 'forward';
+}
+
+/** What one `addText` call learned. */
+export interface TrainingResult {
+  /** Tokens learned (markers not counted). */
+  tokens: number;
+  /** Non-empty lines, each counted as one sentence. */
+  lines: number;
+}
+
+const LINE_BREAK = /\r?\n/;
+
+/**
+ * A Kneser-Ney n-gram model trained incrementally: every `addText` adds its lines (one sentence
+ * a line) to the counts of the forward model and, unless disabled, of the backward model (the same
+ * sentences reversed), and probabilities reflect all text so far.
+ */
+export class NgramModel implements LanguageModel {
+  readonly order: number;
+  readonly tokenizer: TokenizerMode;
+  readonly vocabulary: Vocabulary;
+  readonly casing = new SurfaceCasing();
+  readonly forwardCounts: NgramCounts;
+  readonly backwardCounts: NgramCounts | null;
+  readonly forward: KneserNeyEstimator;
+  readonly backward: KneserNeyEstimator | null;
+  tokenCount = 0;
+  lineCount = 0;
+
+  constructor(options: ModelOptions = {}, vocabulary = new Vocabulary()) {
+    this.order = options.order ?? 4;
+    this.tokenizer = options.tokenizer ?? 'natural';
+    this.vocabulary = vocabulary;
+    this.forwardCounts = new NgramCounts(this.order);
+    this.forward = new KneserNeyEstimator(this.forwardCounts);
+    const both = (options.directions ?? 'both') === 'both';
+    this.backwardCounts = both ? new NgramCounts(this.order) : null;
+    this.backward = this.backwardCounts ? new KneserNeyEstimator(this.backwardCounts) : null;
+  }
+
+  get vocabSize(): number {
+    return this.vocabulary.size - MARKER_COUNT;
+  }
+
+  /** Learns every non-empty line of `text`. */
+  addText(text: string): TrainingResult {
+    let tokens = 0;
+    let lines = 0;
+    for (const line of text.split(LINE_BREAK)) {
+      const surface = tokenize(line, this.tokenizer).filter((token) => !Vocabulary.isMarker(token));
+      if (surface.length === 0) continue;
+      const folded = surface.map((token) => foldCase(token, this.tokenizer));
+      const ids = new Int32Array(folded.length);
+      for (let i = 0; i < folded.length; i++) ids[i] = this.vocabulary.intern(folded[i]);
+      if (this.tokenizer === 'natural') this.casing.observe(surface, folded, ids);
+      this.forwardCounts.addSentence(ids);
+      this.backwardCounts?.addSentence(ids.reverse());
+      tokens += ids.length;
+      lines++;
+    }
+    this.tokenCount += tokens;
+    this.lineCount += lines;
+    return { tokens, lines };
+  }
+
+  tokens(text: string): string[] {
+    return tokenize(text, this.tokenizer).map((token) => foldCase(token, this.tokenizer));
+  }
+
+  surfaceForm(id: number): string {
+    const folded = this.vocabulary.word(id);
+    return this.tokenizer === 'natural' ? this.casing.restore(id, folded) : folded;
+  }
+
+  /** A compact binary snapshot of everything learned; `deserializeModel` continues from it. */
+  serialize(): Uint8Array {
+    return writeSnapshot(this);
+  }
+
+  toArpa(): string {
+    return toArpa(this.forward, this.vocabulary);
+  }
+
+  /** Bytes held by the typed arrays of the counts. */
+  get byteLength(): number {
+    return this.forwardCounts.byteLength + (this.backwardCounts?.byteLength ?? 0);
+  }
+}

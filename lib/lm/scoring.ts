@@ -1,0 +1,64 @@
+import type { LanguageModel } from './language-model';
+import type { LineScore } from './types';
+import { EOS, UNK } from './vocabulary';
+
+/** Per-token log10 probabilities of one line under the forward model, `</s>` last. */
+export function scoreLine(model: LanguageModel, text: string): LineScore {
+  const tokens = model.tokens(text);
+  const predictor = model.forward;
+  const state = predictor.startState();
+  const logProbs: number[] = [];
+  const unknown: boolean[] = [];
+  for (const token of tokens) {
+    const id = model.vocabulary.has(token) ? model.vocabulary.id(token) : UNK;
+    logProbs.push(predictor.advance(state, id));
+    unknown.push(id === UNK);
+  }
+  logProbs.push(predictor.advance(state, EOS));
+  unknown.push(false);
+  return { tokens: [...tokens, '</s>'], logProbs, unknown };
+}
+
+/** Perplexity of a text, in KenLM's conventions. */
+export interface PerplexityReport {
+  /** 10^(-Σ log10 p / tokens) over every token, one `</s>` per line and `<unk>`'s probability for unknown words. */
+  perplexity: number;
+  /** The same without the unknown words' own terms (the context still resets after them). */
+  perplexityExcludingOOV: number;
+  /** Tokens scored, one `</s>` per line included. */
+  tokens: number;
+  /** Unknown words among them. */
+  oov: number;
+  lines: number;
+  log10Sum: number;
+}
+
+/** Scores every non-empty line of `lines` and sums up as KenLM's `query` does. */
+export function evaluatePerplexity(model: LanguageModel, lines: Iterable<string>): PerplexityReport {
+  let log10Sum = 0;
+  let oovSum = 0;
+  let tokens = 0;
+  let oov = 0;
+  let count = 0;
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    const score = scoreLine(model, line);
+    count++;
+    tokens += score.logProbs.length;
+    for (let i = 0; i < score.logProbs.length; i++) {
+      log10Sum += score.logProbs[i];
+      if (score.unknown[i]) {
+        oov++;
+        oovSum += score.logProbs[i];
+      }
+    }
+  }
+  return {
+    perplexity: 10 ** (-log10Sum / tokens),
+    perplexityExcludingOOV: 10 ** (-(log10Sum - oovSum) / (tokens - oov)),
+    tokens,
+    oov,
+    lines: count,
+    log10Sum,
+  };
+}

@@ -1,0 +1,71 @@
+import { ByteReader } from './byte-stream';
+import type { NgramCounts } from './ngram-counts';
+import { NgramModel } from './ngram-model';
+import { SNAPSHOT_MAGIC, SNAPSHOT_VERSION, SnapshotFormatError, TOKENIZER_CODES } from './snapshot-format';
+import { Vocabulary } from './vocabulary';
+
+/** A trainable model restored from `model.serialize()` bytes; training can continue on it. */
+export function deserializeModel(bytes: Uint8Array): NgramModel {
+  const input = new ByteReader(bytes);
+  try {
+    const magic = input.raw(SNAPSHOT_MAGIC.length);
+    if (!SNAPSHOT_MAGIC.every((byte, i) => magic[i] === byte)) throw new SnapshotFormatError('not a model snapshot');
+    const version = input.uint();
+    if (version !== SNAPSHOT_VERSION) throw new SnapshotFormatError(`unsupported snapshot version ${version}`);
+    const order = input.uint();
+    const tokenizer = TOKENIZER_CODES[input.uint()];
+    const directions = input.uint();
+    if (order < 1 || !tokenizer || (directions !== 1 && directions !== 2)) {
+      throw new SnapshotFormatError('corrupt snapshot header');
+    }
+    const tokenCount = input.uint();
+    const lineCount = input.uint();
+    const words: string[] = [];
+    for (let n = input.uint(); n > 0; n--) words.push(input.string());
+    const vocabulary = new Vocabulary(words);
+    const model = new NgramModel({ order, tokenizer, directions: directions === 2 ? 'both' : 'forward' }, vocabulary);
+    model.tokenCount = tokenCount;
+    model.lineCount = lineCount;
+    for (let n = input.uint(); n > 0; n--) {
+      const id = input.uint();
+      const flags = input.uint();
+      const form = flags & 2 ? input.string() : null;
+      model.casing.restoreRow(id, (flags & 1) === 1, form, input.uint(), vocabulary.word(id));
+    }
+    readCounts(input, model.forwardCounts);
+    if (model.backwardCounts) readCounts(input, model.backwardCounts);
+    return model;
+  } catch (error) {
+    if (error instanceof RangeError) throw new SnapshotFormatError('snapshot truncated');
+    throw error;
+  }
+}
+
+function readCounts(input: ByteReader, counts: NgramCounts): void {
+  const unigramCount = input.uint();
+  const values = new Int32Array(unigramCount);
+  for (let w = 0; w < unigramCount; w++) values[w] = input.uint();
+  counts.restoreLevel(1, unigramCount, values, values, values);
+  let parentCount = unigramCount;
+  for (let k = 2; k <= counts.order; k++) {
+    const size = input.uint();
+    const contexts = new Int32Array(size);
+    const words = new Int32Array(size);
+    const entryCounts = new Int32Array(size);
+    let id = 0;
+    for (let parent = 0; parent < parentCount; parent++) {
+      let word = 0;
+      for (let n = input.uint(); n > 0; n--) {
+        if (id >= size) throw new SnapshotFormatError(`order ${k} holds more entries than declared`);
+        word += input.uint();
+        contexts[id] = parent;
+        words[id] = word;
+        entryCounts[id] = input.uint();
+        id++;
+      }
+    }
+    if (id !== size) throw new SnapshotFormatError(`order ${k} holds fewer entries than declared`);
+    counts.restoreLevel(k, size, contexts, words, entryCounts);
+    parentCount = size;
+  }
+}

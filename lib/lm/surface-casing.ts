@@ -1,0 +1,79 @@
+import { endsSentence } from './tokenizer';
+
+/** Per word, how often each surface form was seen: counts for non-default forms live in a small map. */
+interface FormCounts {
+  /** Count of the form equal to the folded word. */
+  plain: number;
+  others?: Map<string, number>;
+}
+
+/**
+ * Remembers how the corpus writes each (case-folded) word so replies can restore it: the most
+ * frequent surface form seen inside sentences wins; forms seen only at a sentence start
+ * (where capitals say nothing about the word) are used when nothing else is known.
+ */
+export class SurfaceCasing {
+  private readonly inner: FormCounts[] = [];
+  private readonly initial: FormCounts[] = [];
+
+  /** Records the surface forms of one line whose folded word ids are `ids`. */
+  observe(surface: readonly string[], folded: readonly string[], ids: ArrayLike<number>): void {
+    let sentenceStart = true;
+    for (let i = 0; i < surface.length; i++) {
+      this.add(sentenceStart ? this.initial : this.inner, ids[i], surface[i], folded[i], 1);
+      sentenceStart = endsSentence(folded[i]);
+    }
+  }
+
+  /** The usual surface form of word `id` whose folded form is `folded`. */
+  restore(id: number, folded: string): string {
+    return best(this.inner[id], folded) ?? best(this.initial[id], folded) ?? folded;
+  }
+
+  /** All recorded counts as [wordId, sentenceStart, form, count] rows (for snapshots). */
+  *rows(): Generator<[number, boolean, string | null, number]> {
+    for (const [table, start] of [
+      [this.inner, false],
+      [this.initial, true],
+    ] as const) {
+      for (let id = 0; id < table.length; id++) {
+        const counts = table[id];
+        if (!counts) continue;
+        if (counts.plain > 0) yield [id, start, null, counts.plain];
+        for (const [form, count] of counts.others ?? []) yield [id, start, form, count];
+      }
+    }
+  }
+
+  /** Adds `count` sightings of `form` (null: the folded form itself) for word `id`. */
+  restoreRow(id: number, sentenceStart: boolean, form: string | null, count: number, folded: string): void {
+    this.add(sentenceStart ? this.initial : this.inner, id, form ?? folded, folded, count);
+  }
+
+  private add(table: FormCounts[], id: number, form: string, folded: string, count: number): void {
+    let counts = table[id];
+    if (!counts) {
+      counts = { plain: 0 };
+      table[id] = counts;
+    }
+    if (form === folded) {
+      counts.plain += count;
+      return;
+    }
+    counts.others ??= new Map();
+    counts.others.set(form, (counts.others.get(form) ?? 0) + count);
+  }
+}
+
+function best(counts: FormCounts | undefined, folded: string): string | undefined {
+  if (!counts) return undefined;
+  let form: string | undefined = counts.plain > 0 ? folded : undefined;
+  let top = counts.plain;
+  for (const [other, count] of counts.others ?? []) {
+    if (count > top) {
+      top = count;
+      form = other;
+    }
+  }
+  return form;
+}

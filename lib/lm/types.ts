@@ -1,0 +1,29 @@
+import type { ContextState } from './context-state';
+import type { TokenDistribution } from './token-distribution';
+import type { UnigramTable } from './unigram-table';
+
+/**
+ * One direction of an n-gram model, as scorers and generators use it. Implemented over live
+ * Kneser-Ney counts and over a loaded ARPA file.
+ */
+export interface TokenPredictor {
+  readonly order: number;
+  /** Order of the longest n-gram ending at the word of the last `advance` that was seen in training. */
+  readonly lastMatch: number;
+  /** A state at the start of a sentence (`<s>` as context). */
+  startState(): ContextState;
+  /** log10 p(word | state), moving `state` past `word`. */
+  advance(state: ContextState, word: number): number;
+  /** Fills `into` with the distribution of the next word after `state`. */
+  nextTokens(state: ContextState, into: TokenDistribution): void;
+  /** Unigram probabilities for sampling, current with the model. */
+  unigramTable(): UnigramTable;
+}
+
+/** Per-token log10 probabilities of one line, `</s>` last. */
+export interface LineScore {
+  tokens: string[];
+  logProbs: number[];
+  /** Which tokens were unknown words (their log prob is `<unk>`'s). */
+  unknown: boolean[];
+}

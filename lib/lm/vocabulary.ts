@@ -1,0 +1,66 @@
+/** Id of the unknown word; every lookup of an unseen string answers this. */
+export const UNK = 0;
+/** Id of the sentence start marker: a context only, never predicted. */
+export const BOS = 1;
+/** Id of the sentence end marker: predicted after the last token of a line. */
+export const EOS = 2;
+/** How many ids the markers take before the first real word (KenLM numbers them the same way). */
+export const MARKER_COUNT = 3;
+
+const MARKERS = ['<unk>', '<s>', '</s>'];
+
+/**
+ * Two-way map between token strings and dense integer ids, in first-seen order after the three
+ * markers. Shared by the forward and backward models so an id means the same word in both.
+ */
+export class Vocabulary {
+  private readonly ids = new Map<string, number>();
+  private readonly words: string[] = [];
+
+  constructor(words: readonly string[] = []) {
+    for (const marker of MARKERS) this.intern(marker);
+    for (const word of words) this.intern(word);
+  }
+
+  /** Number of ids in use, markers included. */
+  get size(): number {
+    return this.words.length;
+  }
+
+  /** The id of `word`, or `UNK` when it was never learned. */
+  id(word: string): number {
+    return this.ids.get(word) ?? UNK;
+  }
+
+  /** True when `word` is a learned word (markers excluded). */
+  has(word: string): boolean {
+    const id = this.ids.get(word);
+    return id !== undefined && id >= MARKER_COUNT;
+  }
+
+  /** The id of `word`, adding it when new. */
+  intern(word: string): number {
+    let id = this.ids.get(word);
+    if (id === undefined) {
+      id = this.words.length;
+      this.ids.set(word, id);
+      this.words.push(word);
+    }
+    return id;
+  }
+
+  /** The string of `id`. */
+  word(id: number): string {
+    return this.words[id] ?? '<unk>';
+  }
+
+  /** All words in id order, markers first. */
+  list(): readonly string[] {
+    return this.words;
+  }
+
+  /** True for the ids of `<unk>`, `<s>` and `</s>`. */
+  static isMarker(word: string): boolean {
+    return MARKERS.includes(word);
+  }
+}

@@ -1,0 +1,194 @@
+import { HttpError } from '../http';
+import { createModel, type LanguageModel, type NgramModel } from '../lm';
+import { logError } from '../log';
+import type { Store, StoreBatch } from '../store';
+import { trainingKeys } from './keys';
+import { decodeSnapshot, encodeSnapshot } from './snapshot';
+
+/** Where the store's corpus stands: how many chunks, and which reset epoch. */
+export interface CorpusPosition {
+  chunks: number;
+  epoch: string;
+}
+
+export interface ModelKeeperOptions {
+  order: number;
+  /** Write a snapshot once this many chunks are past the last one. */
+  snapshotEvery: number;
+  /** A fixed model (an ARPA file) served instead of the trained one; training is then refused. */
+  fixedModel?: LanguageModel;
+}
+
+export interface TrainResult {
+  tokens: number;
+  vocabSize: number;
+  chunk: number;
+}
+
+/**
+ * The model of this instance, kept in step with the training corpus in the store. The corpus is
+ * the source of truth: a list of chunks. The instance applies only chunks it has not seen; a cold
+ * instance starts from the latest snapshot and replays the tail.
+ */
+export interface ModelKeeper {
+  /** Adds the reads `position` needs to a batch the caller sends anyway (one round trip saved). */
+  readPosition(batch: StoreBatch): void;
+  /** Turns the results of `readPosition` (two values) into a position. */
+  positionOf(results: unknown[]): CorpusPosition;
+  /** The model, up to date with the store (reads the position itself when not given). */
+  current(position?: CorpusPosition): Promise<LanguageModel>;
+  /** The model as it is in memory, without asking the store (for when the store is down). */
+  cached(): LanguageModel;
+  /** Appends a training text as a chunk (atomic) and returns what was learned. */
+  train(text: string): Promise<TrainResult>;
+  /** Exact vocabulary size in one cheap read. */
+  vocabSize(): Promise<number>;
+  /** Deletes the corpus and the snapshot; every instance starts over. */
+  reset(): Promise<void>;
+  /** The whole training corpus, chunks separated by blank lines. */
+  exportCorpus(): Promise<string>;
+  /** Chunk count, snapshot coverage and totals, for admin statistics. */
+  stats(): Promise<{ chunks: number; snapshotChunks: number; tokens: number; characters: number }>;
+}
+
+export function createModelKeeper(store: Store, options: ModelKeeperOptions): ModelKeeper {
+  let model: NgramModel = createModel({ order: options.order });
+  let applied = 0;
+  let epoch: string | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  /** One sync at a time per instance, so no chunk is applied twice. */
+  function serialized<T>(task: () => Promise<T>): Promise<T> {
+    const run = queue.then(task, task);
+    queue = run.catch(() => {});
+    return run;
+  }
+
+  function positionOf(results: unknown[]): CorpusPosition {
+    return { chunks: Number(results[0] ?? 0), epoch: String(results[1] ?? '0') };
+  }
+
+  async function readPosition(): Promise<CorpusPosition> {
+    const batch = store.batch();
+    keeper.readPosition(batch);
+    return positionOf(await batch.exec());
+  }
+
+  async function catchUp(position: CorpusPosition): Promise<void> {
+    if (position.epoch !== epoch) {
+      model = createModel({ order: options.order });
+      applied = 0;
+      epoch = position.epoch;
+    }
+    if (applied === 0 && position.chunks > 0) await loadSnapshot(position);
+    if (position.chunks > applied) {
+      const texts = await store.lrange(trainingKeys.chunks, applied, position.chunks - 1);
+      for (const text of texts) model.addText(text);
+      applied += texts.length;
+    }
+  }
+
+  async function loadSnapshot(position: CorpusPosition): Promise<void> {
+    const bytes = await store.getBlob(trainingKeys.snapshot);
+    if (!bytes) return;
+    const snapshot = decodeSnapshot(bytes);
+    if (!snapshot) {
+      logError(
+        'snapshot_unreadable',
+        new Error('the stored model snapshot could not be read; replaying the corpus'),
+      );
+      return;
+    }
+    if (snapshot.tag.epoch !== position.epoch || snapshot.tag.chunks > position.chunks) return;
+    if (snapshot.model.order !== options.order) return;
+    model = snapshot.model;
+    applied = snapshot.tag.chunks;
+  }
+
+  async function maybeWriteSnapshot(): Promise<void> {
+    const covered = Number((await store.get(trainingKeys.snapshotChunks)) ?? 0);
+    if (applied - covered < options.snapshotEvery || epoch === undefined) return;
+    await store.setBlob(trainingKeys.snapshot, encodeSnapshot({ epoch, chunks: applied }, model));
+    await store.set(trainingKeys.snapshotChunks, String(applied));
+  }
+
+  const keeper: ModelKeeper = {
+    readPosition(batch) {
+      batch.llen(trainingKeys.chunks).get(trainingKeys.epoch);
+    },
+    positionOf,
+    async current(position) {
+      if (options.fixedModel) return options.fixedModel;
+      const where = position ?? (await readPosition());
+      if (where.chunks === applied && where.epoch === epoch) return model;
+      return serialized(async () => {
+        await catchUp(where);
+        return model;
+      });
+    },
+    cached() {
+      return options.fixedModel ?? model;
+    },
+    async train(text) {
+      if (options.fixedModel) {
+        throw new HttpError(
+          'conflict',
+          'This server serves a fixed ARPA model (LM_ARPA_PATH is set), so it cannot be trained.',
+        );
+      }
+      const tokens = model.tokens(text);
+      if (tokens.length === 0) {
+        throw new HttpError('validation_failed', 'text: has no words to learn from', { field: 'text' });
+      }
+      const [length, currentEpoch] = await store
+        .batch()
+        .rpush(trainingKeys.chunks, text)
+        .get(trainingKeys.epoch)
+        .sadd(trainingKeys.vocabulary, ...new Set(tokens))
+        .hincrby(trainingKeys.stats, 'characters', text.length)
+        .hincrby(trainingKeys.stats, 'tokens', tokens.length)
+        .exec();
+      const position = { chunks: Number(length), epoch: String(currentEpoch ?? '0') };
+      await serialized(async () => {
+        await catchUp(position);
+        await maybeWriteSnapshot().catch((error) => logError('snapshot_write_failed', error));
+      });
+      return { tokens: tokens.length, vocabSize: model.vocabSize, chunk: position.chunks };
+    },
+    vocabSize() {
+      if (options.fixedModel) return Promise.resolve(options.fixedModel.vocabSize);
+      return store.scard(trainingKeys.vocabulary);
+    },
+    async reset() {
+      await store
+        .batch()
+        .del(trainingKeys.chunks)
+        .del(trainingKeys.vocabulary)
+        .del(trainingKeys.snapshotChunks)
+        .del(trainingKeys.stats)
+        .incr(trainingKeys.epoch)
+        .exec();
+      await store.delBlob(trainingKeys.snapshot);
+    },
+    async exportCorpus() {
+      const chunks = await store.lrange(trainingKeys.chunks, 0, -1);
+      return chunks.length ? `${chunks.join('\n\n')}\n` : '';
+    },
+    async stats() {
+      const [chunks, covered, totals] = await store
+        .batch()
+        .llen(trainingKeys.chunks)
+        .get(trainingKeys.snapshotChunks)
+        .hgetall(trainingKeys.stats)
+        .exec();
+      const hash = totals as Record<string, string>;
+      return {
+        chunks: Number(chunks),
+        snapshotChunks: Number(covered ?? 0),
+        tokens: Number(hash.tokens ?? 0),
+        characters: Number(hash.characters ?? 0),
+      };
+    },
+  };
+  return keeper;
+}

@@ -1,0 +1,43 @@
+import * as v from 'valibot';
+
+/** Longest message accepted, in characters. */
+export const MAX_B_MESSAGE_CHARS = 4000;
+/** Longest single history item, in characters. */
+export const MAX_HISTORY_ITEM_CHARS = 8000;
+/** Body cap of POST /api/api/chat. */
+export const VARIANT_B_BODY_LIMIT_BYTES = 256 * 1024;
+
+export const reasoningModes = ['standard', 'think', 'deep_think', 'www'] as const;
+
+const historyItemSchema = v.object(
+  {
+    role: v.picklist(['user', 'assistant'], 'must be "user" or "assistant"'),
+    content: v.pipe(
+      v.string('must be a string'),
+      v.maxLength(MAX_HISTORY_ITEM_CHARS, `must be at most ${MAX_HISTORY_ITEM_CHARS} characters`),
+    ),
+  },
+  'must be an object with role and content',
+);
+
+/** The body of POST /api/api/chat (Variant B). */
+export const variantBRequestSchema = v.object(
+  {
+    message: v.pipe(
+      v.string('is required and must be a string'),
+      v.trim(),
+      v.nonEmpty('must not be empty'),
+      v.maxLength(MAX_B_MESSAGE_CHARS, `must be at most ${MAX_B_MESSAGE_CHARS} characters`),
+    ),
+    mode: v.optional(
+      v.picklist(reasoningModes, 'must be one of standard, think, deep_think, www'),
+      'standard',
+    ),
+    history: v.optional(v.array(historyItemSchema, 'must be an array of { role, content }'), []),
+  },
+  'the body must be a JSON object',
+);
+
+export type VariantBRequest = v.InferOutput<typeof variantBRequestSchema>;
+export type ReasoningMode = VariantBRequest['mode'];
+export type HistoryItem = VariantBRequest['history'][number];

@@ -1,0 +1,36 @@
+import { parseConfig } from '../../lib/config';
+import { createServices, type ServiceOverrides, type Services } from '../../lib/services';
+import { createEmbeddedStore } from '../../lib/store';
+import { redisDatabase } from './redis';
+
+/** Services on a fresh real-Redis database (through the Upstash bridge), with the given variables. */
+export async function redisServices(
+  env: Record<string, string> = {},
+  overrides: ServiceOverrides = {},
+): Promise<Services & { redisUrl: string; redisToken: string }> {
+  const database = await redisDatabase();
+  const config = parseConfig({
+    UPSTASH_REDIS_REST_URL: database.url,
+    UPSTASH_REDIS_REST_TOKEN: database.token,
+    ...env,
+  });
+  const services = createServices(config, { store: database.store, ...overrides });
+  return { ...services, redisUrl: database.url, redisToken: database.token };
+}
+
+/** Services on a fresh in-memory embedded store. */
+export function embeddedServices(
+  env: Record<string, string> = {},
+  overrides: ServiceOverrides = {},
+): Services {
+  return createServices(parseConfig(env), { store: createEmbeddedStore(), ...overrides });
+}
+
+/** A JSON POST request as a browser would send it. */
+export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Request {
+  return new Request(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'x-real-ip': '192.0.2.10', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
