@@ -1,7 +1,5 @@
-import { endpoint, HttpError } from '../lib/http';
+import { chatHandlers } from '../lib/chat/handlers';
+import { endpoint } from '../lib/http';
+import { defaultServices } from '../lib/services';
 
-export default endpoint({
-  POST() {
-    throw new HttpError('not_implemented', 'This endpoint is not available yet.');
-  },
-});
+export default endpoint(chatHandlers(defaultServices));

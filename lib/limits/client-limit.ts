@@ -48,3 +48,24 @@ export async function enforceClientLimit(
   }
   return headers;
 }
+
+/**
+ * Runs a handler under the IP rate limit: its response, and any HttpError it throws, carry the
+ * RateLimit-* headers.
+ */
+export async function underClientLimit(
+  limiter: RateLimiter,
+  request: Request,
+  options: ClientLimitOptions,
+  run: () => Promise<Response>,
+): Promise<Response> {
+  const headers = await enforceClientLimit(limiter, request, options);
+  try {
+    const response = await run();
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  } catch (error) {
+    if (error instanceof HttpError) Object.assign(error.headers, headers);
+    throw error;
+  }
+}

@@ -1,3 +1,3 @@
-export { type ClientLimitOptions, enforceClientLimit } from './client-limit';
+export { type ClientLimitOptions, enforceClientLimit, underClientLimit } from './client-limit';
 export { createStoreSlidingWindow, type SlidingWindowOptions } from './sliding-window';
 export { createUpstashLimiter, type UpstashLimiterOptions } from './upstash';

@@ -1,0 +1,59 @@
+import { logError } from '../log';
+import { assistPrompt, type ExternalModel, ExternalModelError, type Mode } from '../provider';
+import type { Turn } from '../sessions';
+import type { ChatImage } from './image-input';
+
+export interface AssistOutcome {
+  /** The external model's answer; undefined when it was not asked or failed. */
+  text?: string;
+  reasoning?: string;
+  /** One line for `thought`: which model answered, or why the local answer stands. */
+  note: string;
+}
+
+/**
+ * Asks the external model to write the answer from the conversation, the local draft, the
+ * keywords and any image analysis. Any failure returns the reason instead of throwing, so the
+ * caller falls back to the local draft.
+ */
+export async function assistWithExternal(
+  externalModel: ExternalModel,
+  input: {
+    mode: Mode;
+    message: string;
+    history: Turn[];
+    draft: string;
+    keywords: string[];
+    image?: ChatImage;
+    maxTokens: number;
+    temperature: number;
+  },
+): Promise<AssistOutcome> {
+  const attachImage = input.image !== undefined && (externalModel.vision || input.mode === 'apex');
+  const prompt = assistPrompt({
+    message: input.message,
+    history: input.history,
+    draft: input.draft,
+    keywords: input.keywords,
+    analysis: input.image?.description,
+    image: attachImage ? { data: input.image!.bytes, mediaType: input.image!.analysis.mimeType } : undefined,
+  });
+  try {
+    const completion = await externalModel.complete({
+      mode: input.mode,
+      ...prompt,
+      // The local maxTokens counts n-gram tokens; give the external model room for a real answer.
+      maxTokens: Math.max(256, input.maxTokens * 4),
+      temperature: input.temperature,
+    });
+    return {
+      text: completion.text,
+      reasoning: completion.reasoning,
+      note: `answered by ${completion.model}`,
+    };
+  } catch (error) {
+    const reason = error instanceof ExternalModelError ? error.reason : 'unknown';
+    logError('external_model_failed', error, { reason });
+    return { note: `external model unavailable (${reason}); local answer used` };
+  }
+}

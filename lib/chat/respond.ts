@@ -1,0 +1,99 @@
+import { HttpError } from '../http';
+import { formatThought, generateReply, replyBudgets } from '../reply';
+import type { Services } from '../services';
+import { beginSessionMessage, recordExchange, type Turn } from '../sessions';
+import { assistWithExternal } from './assist';
+import type { ChatImage } from './image-input';
+import type { ChatRequest, ChatResponse } from './schema';
+
+/** Turns of the session whose words feed the keywords. */
+const KEYWORD_TURNS = 6;
+
+export interface ChatOutcome {
+  body: ChatResponse;
+  limit: number;
+  remaining: number;
+}
+
+/**
+ * One Variant A message: counts it against the session's allowance (with the history and the
+ * corpus position in the same round trip), brings the model up to date, writes the local reply,
+ * lets the external model improve it when the mode asks for it, and records the exchange.
+ */
+export async function respondToChat(
+  services: Services,
+  request: ChatRequest,
+  context: { limit: number; image?: ChatImage },
+): Promise<ChatOutcome> {
+  const { store, config, model: keeper, externalModel } = services;
+  const session = await beginSessionMessage(store, request.sessionId, {
+    limit: context.limit,
+    ttlSeconds: config.SESSION_TTL_SECONDS,
+    also: (batch) => keeper.readPosition(batch),
+  });
+  const model = await keeper.current(keeper.positionOf(session.also)).catch(() => keeper.cached());
+
+  const budget = replyBudgets[request.modelMode];
+  const recent = session.history.slice(-KEYWORD_TURNS).map((turn) => turn.content);
+  let reply: ReturnType<typeof generateReply>;
+  try {
+    reply = generateReply(model, {
+      message: request.message,
+      history: recent,
+      temperature: request.temperature,
+      maxTokens: request.maxTokens,
+      budget,
+      random: services.random,
+    });
+  } catch (error) {
+    throw new HttpError(
+      'inference_failed',
+      `The local model could not write a reply: ${(error as Error).message}`,
+    );
+  }
+  const draft = context.image ? `${context.image.description} ${reply.text}`.trim() : reply.text;
+  const thought = [formatThought(reply)];
+  if (context.image) thought.unshift(`image: ${context.image.summary}`);
+
+  let response = draft;
+  let usedExternal = false;
+  const wantsExternal = request.modelMode === 'apex' || (context.image !== undefined && config.LLM_VISION);
+  if (!request.raw && externalModel && wantsExternal) {
+    const assisted = await assistWithExternal(externalModel, {
+      mode: request.modelMode,
+      message: request.message,
+      history: session.history,
+      draft,
+      keywords: reply.keywords,
+      image: context.image,
+      maxTokens: request.maxTokens,
+      temperature: request.temperature,
+    });
+    thought.push(assisted.note);
+    if (assisted.reasoning) thought.push(`reasoning: ${assisted.reasoning}`);
+    if (assisted.text) {
+      response = assisted.text;
+      usedExternal = true;
+    }
+  }
+
+  const turns: Turn[] = [
+    { role: 'user', content: request.message },
+    { role: 'assistant', content: response },
+  ];
+  await recordExchange(store, request.sessionId, turns, {
+    ttlSeconds: config.SESSION_TTL_SECONDS,
+    firstMessage: session.used === 1,
+  });
+  const thoughtText = thought.filter(Boolean).join('\n');
+  return {
+    body: {
+      response,
+      ...(thoughtText ? { thought: thoughtText } : {}),
+      vocabSize: model.vocabSize,
+      usedExternal,
+    },
+    limit: session.limit,
+    remaining: session.remaining,
+  };
+}
