@@ -1,6 +1,7 @@
 import { type ContextState, createContextState } from './context-state';
 import { resizeFloat32 } from './growth';
 import { NgramLevel } from './ngram-level';
+import { sampleToken } from './sampling';
 import type { TokenDistribution } from './token-distribution';
 import type { TokenPredictor } from './types';
 import { UnigramTable } from './unigram-table';
@@ -91,6 +92,11 @@ export class ArpaPredictor implements TokenPredictor {
     for (let k = 1; k <= length; k++) state.ids[k] = this.found[k];
     state.length = length;
     return logP;
+  }
+
+  sample(state: ContextState, temperature: number, random: () => number, scratch: TokenDistribution): number {
+    this.nextTokens(state, scratch);
+    return sampleToken(scratch, temperature, random);
   }
 
   nextTokens(state: ContextState, into: TokenDistribution): void {

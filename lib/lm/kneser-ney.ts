@@ -1,5 +1,6 @@
 import { type ContextState, createContextState } from './context-state';
 import { modifiedKneserNeyDiscounts } from './discounts';
+import { sampleKneserNey } from './kneser-ney-sampler';
 import type { NgramCounts } from './ngram-counts';
 import type { TokenDistribution } from './token-distribution';
 import type { TokenPredictor } from './types';
@@ -70,6 +71,12 @@ export class KneserNeyEstimator implements TokenPredictor {
     return discounted + this.rootGamma * this.uniform;
   }
 
+  /** [unused, D1, D2, D3+] of order k, current with the counts (do not modify). */
+  discountTable(k: number): Float64Array {
+    this.refresh();
+    return this.discounts[k];
+  }
+
   /** Discount of order k for an n-gram of adjusted count `count` > 0. */
   discount(k: number, count: number): number {
     return this.discounts[k][count >= 3 ? 3 : count];
@@ -89,6 +96,20 @@ export class KneserNeyEstimator implements TokenPredictor {
    * Costs one hash probe per order matched.
    */
   advance(state: ContextState, word: number): number {
+    const p = this.interpolate(state, word);
+    const length = Math.min(this.lastMatch, this.counts.order - 1);
+    for (let k = 1; k <= length; k++) state.ids[k] = this.next[k];
+    state.length = length;
+    return Math.log10(p);
+  }
+
+  /** p(word | state), leaving `state` as it is. */
+  probability(state: ContextState, word: number): number {
+    return this.interpolate(state, word);
+  }
+
+  /** p(word | state); leaves the ids of the n-grams matched in `next` and their order in `lastMatch`. */
+  private interpolate(state: ContextState, word: number): number {
     this.refresh();
     const counts = this.counts;
     const order = counts.order;
@@ -120,14 +141,15 @@ export class KneserNeyEstimator implements TokenPredictor {
       p *= gamma;
     }
     this.lastMatch = matched;
-    const length = Math.min(matched, order - 1);
-    for (let k = 1; k <= length; k++) state.ids[k] = next[k];
-    state.length = length;
-    return Math.log10(p);
+    return p;
   }
 
   startState(): ContextState {
     return createContextState(this.counts.order, BOS);
+  }
+
+  sample(state: ContextState, temperature: number, random: () => number, scratch: TokenDistribution): number {
+    return sampleKneserNey(this, state, temperature, random, scratch);
   }
 
   nextTokens(state: ContextState, into: TokenDistribution): void {

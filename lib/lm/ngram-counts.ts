@@ -22,6 +22,8 @@ export class NgramCounts {
   readonly ones: Int32Array[];
   readonly twos: Int32Array[];
   readonly threePlus: Int32Array[];
+  /** Largest count among the successors of each context (bounds probabilities for rejection sampling). */
+  readonly maxChild: Int32Array[];
   /** countsOfCounts[k][c] = number of order-k entries with adjusted count c, c = 1..4. */
   readonly countsOfCounts: Float64Array[];
   /** Bumped on every change, so derived values (discounts, samplers) know when to recompute. */
@@ -38,6 +40,7 @@ export class NgramCounts {
     this.ones = [new Int32Array(1)];
     this.twos = [new Int32Array(1)];
     this.threePlus = [new Int32Array(1)];
+    this.maxChild = [new Int32Array(1)];
     this.countsOfCounts = [];
     for (let k = 0; k <= order; k++) {
       this.countsOfCounts.push(new Float64Array(5));
@@ -54,6 +57,7 @@ export class NgramCounts {
         this.ones.push(new Int32Array(level.capacity));
         this.twos.push(new Int32Array(level.capacity));
         this.threePlus.push(new Int32Array(level.capacity));
+        this.maxChild.push(new Int32Array(level.capacity));
       }
     }
     this.ids = new Int32Array(order + 1);
@@ -123,12 +127,14 @@ export class NgramCounts {
     const ones = this.ones[parent];
     const twos = this.twos[parent];
     const threePlus = this.threePlus[parent];
+    const maxChild = this.maxChild[parent];
     const countsOfCounts = this.countsOfCounts[k];
     for (let id = 0; id < size; id++) {
       const c = count[id];
       if (c === 0) continue;
       const context = k === 1 ? 0 : contexts[id];
       total[context] += c;
+      if (c > maxChild[context]) maxChild[context] = c;
       if (c === 1) ones[context]++;
       else if (c === 2) twos[context]++;
       else threePlus[context]++;
@@ -158,6 +164,7 @@ export class NgramCounts {
     const context = k === 1 ? 0 : this.levels[k].context[id];
     const parent = k - 1;
     this.total[parent][context]++;
+    if (old + 1 > this.maxChild[parent][context]) this.maxChild[parent][context] = old + 1;
     if (old === 0) this.ones[parent][context]++;
     else if (old === 1) {
       this.ones[parent][context]--;
@@ -180,6 +187,7 @@ export class NgramCounts {
       this.ones[k] = resizeInt32(this.ones[k], capacity);
       this.twos[k] = resizeInt32(this.twos[k], capacity);
       this.threePlus[k] = resizeInt32(this.threePlus[k], capacity);
+      this.maxChild[k] = resizeInt32(this.maxChild[k], capacity);
     }
   }
 
@@ -204,7 +212,7 @@ export class NgramCounts {
       bytes += this.levels[k].byteLength + this.count[k].byteLength;
       if (k < this.order) {
         bytes += this.total[k].byteLength + this.ones[k].byteLength;
-        bytes += this.twos[k].byteLength + this.threePlus[k].byteLength;
+        bytes += this.twos[k].byteLength + this.threePlus[k].byteLength + this.maxChild[k].byteLength;
       }
     }
     return bytes;

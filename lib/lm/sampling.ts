@@ -37,17 +37,12 @@ export function sampleToken(distribution: TokenDistribution, temperature: number
     }
     return candidates[size - 1];
   }
-  return drawFromTail(distribution, tempered.cumulative, tempered.total, random);
+  return drawFromTail(distribution, inverse, random);
 }
 
-function drawFromTail(
-  distribution: TokenDistribution,
-  cumulative: Float64Array,
-  total: number,
-  random: () => number,
-): number {
+function drawFromTail(distribution: TokenDistribution, inverse: number, random: () => number): number {
   for (let attempt = 0; attempt < TAIL_DRAWS; attempt++) {
-    const word = upperBound(cumulative, random() * total);
+    const word = distribution.unigrams.draw(inverse, random);
     if (distribution.indexOf(word) < 0) return word;
   }
   // The candidates hold nearly all the tail's mass: take the likeliest word outside them.
@@ -74,15 +69,4 @@ function mostProbable(distribution: TokenDistribution): number {
     break;
   }
   return best;
-}
-
-function upperBound(cumulative: Float64Array, target: number): number {
-  let low = 0;
-  let high = cumulative.length - 1;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (cumulative[mid] > target) high = mid;
-    else low = mid + 1;
-  }
-  return low;
 }

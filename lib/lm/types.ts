@@ -14,6 +14,11 @@ export interface TokenPredictor {
   startState(): ContextState;
   /** log10 p(word | state), moving `state` past `word`. */
   advance(state: ContextState, word: number): number;
+  /**
+   * Draws the next word after `state` at `temperature` (0 = argmax, 1 = the model's distribution,
+   * between: p^(1/T) renormalised); never `<s>` or `<unk>`. `scratch` is reusable working space.
+   */
+  sample(state: ContextState, temperature: number, random: () => number, scratch: TokenDistribution): number;
   /** Fills `into` with the distribution of the next word after `state`. */
   nextTokens(state: ContextState, into: TokenDistribution): void;
   /** Unigram probabilities for sampling, current with the model. */

@@ -14,9 +14,29 @@ export class UnigramTable {
   private readonly tempered = new Map<number, Tempered>();
   private ranking: Int32Array | null = null;
 
+  /** The largest probability in the table. */
+  readonly max: number;
+
   constructor(readonly probs: Float64Array) {
     probs[UNK] = 0;
     if (probs.length > BOS) probs[BOS] = 0;
+    let max = 0;
+    for (const p of probs) if (p > max) max = p;
+    this.max = max;
+  }
+
+  /** A word drawn in proportion to p^(1/T) (inverse = 1/T). */
+  draw(inverse: number, random: () => number): number {
+    const { cumulative, total } = this.temperedBy(inverse);
+    const target = random() * total;
+    let low = 0;
+    let high = cumulative.length - 1;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (cumulative[mid] > target) high = mid;
+      else low = mid + 1;
+    }
+    return low;
   }
 
   /** Cumulative p^(1/T) over word ids, for inverse-temperature `inverse`. */

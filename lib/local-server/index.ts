@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type { Endpoint } from '../http';
 import { json } from '../http';
 import { loadRoutes } from './routes';
@@ -6,8 +5,13 @@ import { serveStatic } from './static-files';
 
 export { discoverRoutes, loadRoutes } from './routes';
 
+/** What the Node adapter passes beside the Request: the incoming message and its socket. */
+export interface NodeBindings {
+  incoming?: { socket: { remoteAddress?: string } };
+}
+
 export interface LocalApp {
-  fetch(request: Request, env?: { incoming?: IncomingMessage }): Promise<Response>;
+  fetch(request: Request, env?: NodeBindings): Promise<Response>;
   routes: string[];
 }
 
@@ -35,7 +39,7 @@ export async function createLocalApp(options: { apiDir: string; publicDir: strin
   };
 }
 
-function withClientAddress(request: Request, incoming: IncomingMessage | undefined): Request {
+function withClientAddress(request: Request, incoming: NodeBindings['incoming']): Request {
   const address = incoming?.socket.remoteAddress;
   if (!address || request.headers.has('x-real-ip') || request.headers.has('x-forwarded-for')) return request;
   const headers = new Headers(request.headers);

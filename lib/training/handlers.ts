@@ -1,27 +1,26 @@
 import { HttpError, json, type MethodHandler, readJson, validate } from '../http';
-import { enforceClientLimit } from '../limits';
+import { underClientLimit } from '../limits';
 import type { Services } from '../services';
 import { MAX_TRAIN_TEXT_BYTES, TRAIN_BODY_LIMIT_BYTES, trainRequestSchema } from './schema';
 
 /** POST /api/train: `{ text }` -> `{ ok, tokens, vocabSize }`. */
 export function trainHandlers(services: () => Services): { POST: MethodHandler } {
   return {
-    async POST(request) {
+    POST(request) {
       const { limiter, config, model } = services();
-      const rateHeaders = await enforceClientLimit(limiter, request, {
-        failOpen: config.RATE_LIMIT_FAIL_OPEN,
+      return underClientLimit(limiter, request, { failOpen: config.RATE_LIMIT_FAIL_OPEN }, async () => {
+        const { text } = validate(trainRequestSchema, await readJson(request, TRAIN_BODY_LIMIT_BYTES));
+        const bytes = Buffer.byteLength(text, 'utf8');
+        if (bytes > MAX_TRAIN_TEXT_BYTES) {
+          throw new HttpError(
+            'payload_too_large',
+            `text is ${bytes} bytes; send at most 1 MB per request (split a larger corpus into several calls).`,
+            { limitBytes: MAX_TRAIN_TEXT_BYTES },
+          );
+        }
+        const result = await model.train(text);
+        return json({ ok: true, tokens: result.tokens, vocabSize: result.vocabSize });
       });
-      const { text } = validate(trainRequestSchema, await readJson(request, TRAIN_BODY_LIMIT_BYTES));
-      const bytes = Buffer.byteLength(text, 'utf8');
-      if (bytes > MAX_TRAIN_TEXT_BYTES) {
-        throw new HttpError(
-          'payload_too_large',
-          `text is ${bytes} bytes; send at most 1 MB per request (split a larger corpus into several calls).`,
-          { limitBytes: MAX_TRAIN_TEXT_BYTES },
-        );
-      }
-      const result = await model.train(text);
-      return json({ ok: true, tokens: result.tokens, vocabSize: result.vocabSize }, 200, rateHeaders);
     },
   };
 }
