@@ -1,7 +1,5 @@
-import { endpoint, HttpError } from '../../lib/http';
+import { endpoint } from '../../lib/http';
+import { defaultServices } from '../../lib/services';
+import { variantBChatHandlers } from '../../lib/variant-b/handlers';
 
-export default endpoint({
-  POST() {
-    throw new HttpError('not_implemented', 'This endpoint is not available yet.');
-  },
-});
+export default endpoint(variantBChatHandlers(defaultServices));

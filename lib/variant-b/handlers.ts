@@ -1,6 +1,27 @@
-import { json, type MethodHandler } from '../http';
+import { json, type MethodHandler, readJson, validate } from '../http';
+import { underClientLimit } from '../limits';
 import { type Services, serviceVersion } from '../services';
 import { answeringModelName } from './model-name';
+import { respondVariantB } from './respond';
+import { VARIANT_B_BODY_LIMIT_BYTES, variantBRequestSchema } from './schema';
+
+/** POST /api/api/chat (Variant B): `{ message, mode?, history? }` -> `{ response, mode, tokens }`. */
+export function variantBChatHandlers(services: () => Services): { POST: MethodHandler } {
+  return {
+    POST(request) {
+      const current = services();
+      return underClientLimit(
+        current.limiter,
+        request,
+        { failOpen: current.config.RATE_LIMIT_FAIL_OPEN },
+        async () => {
+          const body = validate(variantBRequestSchema, await readJson(request, VARIANT_B_BODY_LIMIT_BYTES));
+          return json(await respondVariantB(current, body));
+        },
+      );
+    },
+  };
+}
 
 /** GET /api/api/health: `{ status, model, version }`. */
 export function variantBHealthHandlers(services: () => Services): { GET: MethodHandler } {
