@@ -200,7 +200,7 @@ describe('POST /api/api/chat: www against a Wikipedia stand-in', () => {
     expect(body.response).toMatch(/Turing/);
     expect(body.response).toContain('Source: Alan Turing — ');
     expect(body.source).toEqual({ title: 'Alan Turing', url: expect.stringContaining('Alan_Turing') });
-    expect(wiki.requests.some((request) => request.userAgent.includes('ngram-chat-backend'))).toBe(true);
+    expect(wiki.requests.some((request) => request.userAgent?.includes('ngram-chat-backend'))).toBe(true);
   });
 
   it('says honestly when the page is a disambiguation', async () => {

@@ -1,0 +1,5 @@
+import { adminResetModelHandlers } from '../../lib/admin/handlers';
+import { endpoint } from '../../lib/http';
+import { defaultServices } from '../../lib/services';
+
+export default endpoint(adminResetModelHandlers(defaultServices));
