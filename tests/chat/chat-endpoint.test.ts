@@ -354,3 +354,16 @@ describe('POST /api/chat: images', () => {
     expect(tooBig.status).toBe(413);
   });
 });
+
+describe('POST /api/chat: when the store cannot be reached', () => {
+  it('answers 503 store_unavailable (allowances fail closed), never a 500', async () => {
+    const { freePort } = await import('../support/redis-server');
+    const { upstashStore } = await import('../../lib/store');
+    const port = await freePort();
+    const store = upstashStore({ url: `http://127.0.0.1:${port}`, token: 'x', retries: 0 });
+    const services = await redisServices({}, { store });
+    const response = await chat(services).fetch(postJson(URL, { message: 'light' }));
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ code: 'store_unavailable' });
+  });
+});

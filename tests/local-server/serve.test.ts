@@ -56,6 +56,30 @@ describe('npm start (local server)', () => {
     expect(traversal.status).toBe(404);
   });
 
+  it('keeps what it learned across a restart (embedded store under DATA_DIR)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'serve-restart-'));
+    const first = await startLocalServer({ DATA_DIR: dir });
+    const trained = await fetch(`${first.url}/api/train`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ text: 'Seven words learned here survive a restart.' }),
+    });
+    expect(trained.status).toBe(200);
+    const { vocabSize } = await trained.json();
+    expect(await first.stop()).toBe(0);
+    const second = await startLocalServer({ DATA_DIR: dir });
+    const health = await (await fetch(`${second.url}/api/health`)).json();
+    expect(health.vocabSize).toBe(vocabSize);
+    const chat = await fetch(`${second.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ message: 'what survives?' }),
+    });
+    expect((await chat.json()).vocabSize).toBe(vocabSize);
+    await second.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('stops cleanly on Ctrl-C', async () => {
     const second = await startLocalServer({ DATA_DIR: dataDir });
     expect(await second.stop()).toBe(0);
