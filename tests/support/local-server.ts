@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { waitForOutput } from './child-output';
 import { freePort } from './redis-server';
 
 export interface RunningServer {
@@ -20,32 +21,15 @@ export async function startLocalServer(env: Record<string, string>): Promise<Run
     env: { ...process.env, LOG_LEVEL: 'error', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
+  const { output, started } = waitForOutput(child, 'Listening on http://', {
+    name: 'the server',
+    timeoutMs: 20_000,
   });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  await new Promise<void>((resolveStart, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start in 20 s:\n${output}`)), 20_000);
-    const check = setInterval(() => {
-      if (output.includes('Listening on http://')) {
-        clearInterval(check);
-        clearTimeout(timer);
-        resolveStart();
-      }
-    }, 25);
-    child.once('exit', (code) => {
-      clearInterval(check);
-      clearTimeout(timer);
-      reject(new Error(`the server exited with ${code}:\n${output}`));
-    });
-  });
+  await started;
   return {
     url: `http://127.0.0.1:${port}`,
     child,
-    output: () => output,
+    output,
     stop() {
       if (child.exitCode !== null) return Promise.resolve(child.exitCode);
       return new Promise((resolveStop) => {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitForOutput } from './child-output';
 
 export interface RedisServer {
   port: number;
@@ -64,31 +65,8 @@ export async function startRedisServer(): Promise<RedisServer> {
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`redis-server did not start in 10 s:\n${output}`)),
-      10_000,
-    );
-    const check = setInterval(() => {
-      if (output.includes('Ready to accept connections')) {
-        clearInterval(check);
-        clearTimeout(timer);
-        resolve();
-      }
-    }, 20);
-    child.once('exit', (code) => {
-      clearInterval(check);
-      clearTimeout(timer);
-      reject(new Error(`redis-server exited with code ${code}:\n${output}`));
-    });
-  });
+  await waitForOutput(child, 'Ready to accept connections', { name: 'redis-server', timeoutMs: 10_000 })
+    .started;
   return {
     port,
     url: `redis://127.0.0.1:${port}`,

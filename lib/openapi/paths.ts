@@ -1,0 +1,210 @@
+import { ref } from './schemas';
+import type { JsonSchema, Operation, PathItem, Response } from './types';
+
+const jsonBody = (schema: JsonSchema) => ({ 'application/json': { schema } });
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+const errorResponses = {
+  400: responseRef('BadRequest'),
+  401: responseRef('Unauthorized'),
+  403: responseRef('Forbidden'),
+  404: responseRef('NotFound'),
+  413: responseRef('PayloadTooLarge'),
+  415: responseRef('UnsupportedMediaType'),
+  429: responseRef('TooManyRequests'),
+  500: responseRef('InferenceFailed'),
+  503: responseRef('ServiceUnavailable'),
+} as const;
+
+type ErrorStatus = keyof typeof errorResponses;
+
+/** The shared error responses of `statuses`, keyed by status as OpenAPI wants them. */
+function errors(...statuses: ErrorStatus[]): Operation['responses'] {
+  return Object.fromEntries(statuses.map((status) => [String(status), errorResponses[status]]));
+}
+
+const ok = (description: string, schema: JsonSchema, extra: Partial<Response> = {}): Response => ({
+  description,
+  content: jsonBody(schema),
+  ...extra,
+});
+
+const owner = [{ ownerEmail: [], ownerProof: [] }];
+
+const adminErrors = errors(401, 403);
+
+export const paths: Record<string, PathItem> = {
+  '/chat': {
+    post: {
+      operationId: 'chat',
+      tags: ['Variant A'],
+      summary: 'Chat with the model',
+      description:
+        'Counts one message against the session allowance. A valid sign-in token (Bearer) raises the allowance; a token that does not verify is a 401.',
+      security: [{}, { signIn: [] }],
+      requestBody: { required: true, content: jsonBody(ref('ChatRequest')) },
+      responses: {
+        200: ok('The reply.', ref('ChatResponse'), {
+          headers: {
+            'X-Session-Limit': header('X-Session-Limit'),
+            'X-Session-Remaining': header('X-Session-Remaining'),
+            'RateLimit-Limit': header('RateLimit-Limit'),
+            'RateLimit-Remaining': header('RateLimit-Remaining'),
+            'RateLimit-Reset': header('RateLimit-Reset'),
+          },
+        }),
+        ...errors(400, 401, 413, 415, 429, 500, 503),
+      },
+    },
+  },
+  '/train': {
+    post: {
+      operationId: 'train',
+      tags: ['Variant A'],
+      summary: 'Train the n-gram model on text',
+      description: 'Rate-limited per client address like chat.',
+      requestBody: { required: true, content: jsonBody(ref('TrainRequest')) },
+      responses: {
+        200: ok('The text was learnt.', ref('TrainResponse')),
+        ...errors(400, 413, 415),
+        429: responseRef('RateLimited'),
+        ...errors(503),
+      },
+    },
+  },
+  '/upload': {
+    post: {
+      operationId: 'uploadImage',
+      tags: ['Variant A'],
+      summary: 'Upload an image for vision analysis',
+      description:
+        'The type is decided from the bytes (a truncated or corrupt image is a 400); metadata is stripped. ' +
+        'On Vercel a request body is capped at 4.5 MB, so a deployment refuses uploads over about 4.4 MB.',
+      requestBody: { required: true, content: { 'multipart/form-data': { schema: ref('UploadRequest') } } },
+      responses: {
+        200: ok('The stored image: a URL to fetch it and its base64.', ref('UploadResponse')),
+        ...errors(400, 413, 415, 503),
+      },
+    },
+    get: {
+      operationId: 'getUploadedImage',
+      tags: ['Variant A'],
+      summary: 'The bytes of an uploaded image',
+      parameters: [
+        {
+          name: 'id',
+          in: 'query',
+          required: true,
+          description: 'The id returned by the upload.',
+          schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        },
+      ],
+      responses: {
+        200: {
+          description: 'The image, with a long immutable Cache-Control (the id is the hash of the bytes).',
+          content: { 'image/*': { schema: { type: 'string', contentMediaType: 'image/*' } } },
+        },
+        ...errors(400, 404),
+      },
+    },
+  },
+  '/health': {
+    get: {
+      operationId: 'health',
+      tags: ['Variant A'],
+      summary: 'Status and vocabulary size',
+      responses: {
+        200: ok('The service and its store work.', ref('HealthOk')),
+        503: ok('The store cannot be reached.', ref('HealthDegraded')),
+      },
+    },
+  },
+  '/admin/stats': {
+    get: {
+      operationId: 'adminStats',
+      tags: ['Admin'],
+      summary: 'Counters of the model, the store and the sessions',
+      security: owner,
+      responses: { 200: ok('The counters.', ref('AdminStats')), ...adminErrors },
+    },
+  },
+  '/admin/reset-model': {
+    post: {
+      operationId: 'adminResetModel',
+      tags: ['Admin'],
+      summary: 'Forget everything the model learnt',
+      security: owner,
+      responses: { 200: ok('The model is empty.', ref('ResetModelResult')), ...adminErrors },
+    },
+  },
+  '/admin/session': {
+    delete: {
+      operationId: 'adminDeleteSession',
+      tags: ['Admin'],
+      summary: 'Delete a session: its history and its message count',
+      security: owner,
+      parameters: [
+        {
+          name: 'id',
+          in: 'query',
+          required: true,
+          description: 'The sessionId.',
+          schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+        },
+      ],
+      responses: {
+        200: ok('The session is gone.', ref('DeleteSessionResult')),
+        ...errors(400, 401, 403, 404),
+      },
+    },
+  },
+  '/admin/export': {
+    get: {
+      operationId: 'adminExport',
+      tags: ['Admin'],
+      summary: 'The training corpus as plain text',
+      security: owner,
+      responses: {
+        200: {
+          description: 'Every trained text.',
+          content: { 'text/plain': { schema: { type: 'string' } } },
+        },
+        ...adminErrors,
+      },
+    },
+  },
+  '/api/chat': {
+    description: 'Any method other than POST (and OPTIONS) is a 405 with Allow.',
+    post: {
+      operationId: 'variantBChat',
+      tags: ['Variant B'],
+      summary: 'Chat with a reasoning mode and optional history',
+      requestBody: { required: true, content: jsonBody(ref('VariantBChatRequest')) },
+      responses: {
+        200: ok('The reply; www answers name the article they used.', ref('VariantBChatResponse')),
+        ...errors(400),
+        405: responseRef('MethodNotAllowed'),
+        ...errors(413, 415),
+        429: responseRef('RateLimited'),
+        ...errors(500, 503),
+      },
+    },
+  },
+  '/api/health': {
+    get: {
+      operationId: 'variantBHealth',
+      tags: ['Variant B'],
+      summary: 'Status, model and version',
+      responses: { 200: ok('The API is online.', ref('VariantBHealth')) },
+    },
+  },
+  '/openapi.json': {
+    get: {
+      operationId: 'openApiDocument',
+      tags: ['Meta'],
+      summary: 'This document',
+      responses: { 200: ok('OpenAPI 3.1.', ref('OpenApiDocument')) },
+    },
+  },
+};

@@ -1,0 +1,96 @@
+import { codesWithStatus, ref } from './schemas';
+import type { Header, JsonSchema, Response } from './types';
+
+const jsonBody = (schema: JsonSchema) => ({ 'application/json': { schema } });
+const seconds: JsonSchema = { type: 'integer', minimum: 0 };
+
+export const headers: Record<string, Header> = {
+  'X-Session-Limit': {
+    description: 'Messages this session may send in all.',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'X-Session-Remaining': {
+    description: 'Messages this session may still send.',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Limit': {
+    description: 'Requests allowed from this address per window.',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current window.',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the window resets.',
+    required: true,
+    schema: seconds,
+  },
+  'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: seconds },
+  Allow: {
+    description: 'The methods this path answers.',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' },
+  },
+};
+
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** Error responses shared by the operations, one per status. */
+export const responses: Record<string, Response> = {
+  BadRequest: {
+    description: `Invalid input (${codesWithStatus(400).join(', ')}); the message names the field.`,
+    content: jsonBody(ref('ValidationError')),
+  },
+  Unauthorized: {
+    description:
+      'Missing or unusable credentials: a sign-in token that does not verify, or no X-Owner-Email.',
+    content: jsonBody(ref('ErrorBody')),
+  },
+  Forbidden: {
+    description: 'The credentials do not prove the owner, or admin is disabled on this server.',
+    content: jsonBody(ref('ErrorBody')),
+  },
+  NotFound: { description: 'Nothing here.', content: jsonBody(ref('ErrorBody')) },
+  MethodNotAllowed: {
+    description: 'The path does not answer this method; Allow lists the ones it does.',
+    headers: { Allow: header('Allow') },
+    content: jsonBody(ref('ErrorBody')),
+  },
+  PayloadTooLarge: {
+    description: 'The body or the image is too large (images: 5 MB).',
+    content: jsonBody(ref('PayloadTooLargeError')),
+  },
+  UnsupportedMediaType: {
+    description: 'Wrong Content-Type, or a file that is not an image the service can read.',
+    content: jsonBody(ref('ErrorBody')),
+  },
+  TooManyRequests: {
+    description:
+      'Either this address sent too many requests (rate_limited, with Retry-After) or the session has used its allowance (session_limit: 20 messages, 50 when signed in).',
+    headers: { 'Retry-After': { ...headers['Retry-After']!, required: false } },
+    content: jsonBody({ oneOf: [ref('RateLimitedError'), ref('SessionLimitError')] }),
+  },
+  RateLimited: {
+    description: 'This address sent too many requests; wait Retry-After seconds.',
+    headers: { 'Retry-After': header('Retry-After') },
+    content: jsonBody(ref('RateLimitedError')),
+  },
+  ServiceUnavailable: {
+    description:
+      'The store (sessions are counted before answering) or the identity provider cannot be reached right now.',
+    content: jsonBody(ref('ServiceUnavailableError')),
+  },
+  InferenceFailed: {
+    description: 'The model could not produce an answer.',
+    content: jsonBody(ref('ErrorBody')),
+  },
+  Preflight: {
+    description: 'CORS preflight: any origin may call the service.',
+    headers: { Allow: header('Allow') },
+  },
+};

@@ -1,0 +1,288 @@
+import { type ErrorCode, errorStatus } from '../http/errors';
+import type { JsonSchema } from './types';
+
+/** A reference to a schema of `components/schemas`. */
+export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+/** The machine codes that answer with `status`, from the one table in lib/http/errors. */
+export function codesWithStatus(status: number): ErrorCode[] {
+  return (Object.keys(errorStatus) as ErrorCode[]).filter((code) => errorStatus[code] === status);
+}
+
+const count: JsonSchema = { type: 'integer', minimum: 0 };
+const imageMimeType: JsonSchema = {
+  type: 'string',
+  enum: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/heic'],
+};
+
+const errorBody: JsonSchema = {
+  type: 'object',
+  description:
+    'Every error: a message a person can act on, a machine code, and fields that help (limit, remaining, retryAfter ...).',
+  required: ['error', 'code'],
+  properties: {
+    error: { type: 'string', minLength: 1 },
+    code: { type: 'string', enum: Object.keys(errorStatus) },
+  },
+};
+
+/** An error body whose code is one of `codes`, with optional extra fields. */
+function errorWith(
+  codes: readonly string[],
+  extra: Record<string, JsonSchema> = {},
+  required: string[] = [],
+) {
+  return {
+    allOf: [
+      ref('ErrorBody'),
+      {
+        type: 'object',
+        required: ['error', 'code', ...required],
+        properties: { code: { type: 'string', enum: [...codes] }, ...extra },
+      },
+    ],
+  } satisfies JsonSchema;
+}
+
+export const schemas: Record<string, JsonSchema> = {
+  ErrorBody: errorBody,
+  ValidationError: errorWith(codesWithStatus(400), {
+    field: {
+      type: ['string', 'null'],
+      description: 'Dot path of the first invalid field, null for the body.',
+    },
+    fields: { type: 'array', items: { type: 'string' } },
+  }),
+  PayloadTooLargeError: errorWith(codesWithStatus(413), { limitBytes: count }),
+  SessionLimitError: errorWith(
+    ['session_limit'],
+    { limit: { type: 'integer', minimum: 1 }, remaining: { const: 0 } },
+    ['limit', 'remaining'],
+  ),
+  ServiceUnavailableError: errorWith(codesWithStatus(503)),
+  RateLimitedError: errorWith(
+    ['rate_limited'],
+    { retryAfter: { type: 'integer', minimum: 0, description: 'Seconds to wait, as in Retry-After.' } },
+    ['retryAfter'],
+  ),
+
+  ChatRequest: {
+    type: 'object',
+    required: ['message'],
+    properties: {
+      message: { type: 'string', minLength: 1, maxLength: 4000 },
+      sessionId: {
+        type: 'string',
+        pattern: '^[A-Za-z0-9_-]{1,64}$',
+        default: 'default',
+        description: 'The conversation; its allowance of messages is counted per session.',
+      },
+      userId: { type: 'string', maxLength: 128, description: 'Caller-chosen user identifier for tracking.' },
+      modelMode: { type: 'string', enum: ['instant', 'expert', 'apex'], default: 'expert' },
+      raw: {
+        type: 'boolean',
+        description: 'When true, the local model answers alone, without the external model.',
+      },
+      imageBase64: {
+        type: 'string',
+        minLength: 1,
+        description: 'An image for vision analysis: plain base64 or a data: URL (at most 5 MB decoded).',
+      },
+      temperature: { type: 'number', minimum: 0, maximum: 1, default: 0.7 },
+      maxTokens: { type: 'integer', minimum: 1, maximum: 400, default: 80 },
+    },
+  },
+  ChatResponse: {
+    type: 'object',
+    required: ['response', 'vocabSize', 'usedExternal'],
+    additionalProperties: false,
+    properties: {
+      response: { type: 'string' },
+      thought: { type: 'string', description: 'The internal thinking; present only when available.' },
+      vocabSize: count,
+      usedExternal: { type: 'boolean', description: 'Whether the external model helped with this reply.' },
+    },
+  },
+  TrainRequest: {
+    type: 'object',
+    required: ['text'],
+    properties: {
+      text: { type: 'string', minLength: 1, description: 'At most 1 MB of UTF-8; more is a 413.' },
+    },
+  },
+  TrainResponse: {
+    type: 'object',
+    required: ['ok', 'tokens', 'vocabSize'],
+    additionalProperties: false,
+    properties: {
+      ok: { const: true },
+      tokens: { ...count, description: 'Tokens learnt from this text.' },
+      vocabSize: count,
+    },
+  },
+  UploadRequest: {
+    type: 'object',
+    required: ['file'],
+    properties: {
+      file: {
+        type: 'string',
+        contentMediaType: 'image/*',
+        description: 'The image (PNG, JPEG, GIF, WebP, AVIF, HEIC), at most 5 MB.',
+      },
+    },
+  },
+  UploadResponse: {
+    type: 'object',
+    required: [
+      'id',
+      'url',
+      'mimeType',
+      'bytes',
+      'width',
+      'height',
+      'base64',
+      'base64MimeType',
+      'base64Downscaled',
+      'metadataStripped',
+      'expiresInSeconds',
+    ],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the stored bytes.' },
+      url: { type: 'string', format: 'uri', description: 'GET it to have the stored image back.' },
+      mimeType: imageMimeType,
+      bytes: { type: 'integer', minimum: 1 },
+      width: { type: 'integer', minimum: 1 },
+      height: { type: 'integer', minimum: 1 },
+      base64: {
+        type: 'string',
+        contentEncoding: 'base64',
+        description: 'The stored image, or a downscaled JPEG of it when base64Downscaled.',
+      },
+      base64MimeType: imageMimeType,
+      base64Downscaled: { type: 'boolean' },
+      metadataStripped: { type: 'boolean', description: 'EXIF/XMP/IPTC metadata was found and removed.' },
+      expiresInSeconds: { type: 'integer', minimum: 1 },
+    },
+  },
+  HealthOk: {
+    type: 'object',
+    required: ['status', 'vocabSize', 'store', 'version', 'uptimeSeconds', 'externalModel'],
+    additionalProperties: false,
+    properties: {
+      status: { const: 'ok' },
+      vocabSize: count,
+      store: { type: 'string', enum: ['embedded', 'upstash'] },
+      version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
+      uptimeSeconds: count,
+      externalModel: { type: 'boolean', description: 'Whether an external model is configured.' },
+    },
+  },
+  HealthDegraded: {
+    type: 'object',
+    required: ['status', 'vocabSize', 'store', 'version', 'uptimeSeconds', 'externalModel', 'error', 'code'],
+    additionalProperties: false,
+    properties: {
+      status: { const: 'degraded' },
+      vocabSize: { type: 'null' },
+      store: { type: 'string', enum: ['embedded', 'upstash'] },
+      version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
+      uptimeSeconds: count,
+      externalModel: { type: 'boolean' },
+      error: { type: 'string' },
+      code: { const: 'store_unavailable' },
+    },
+  },
+  AdminStats: {
+    type: 'object',
+    required: ['sessions', 'messages', 'vocabSize', 'corpus', 'store'],
+    properties: {
+      sessions: {
+        type: 'object',
+        required: ['active', 'total'],
+        properties: {
+          active: { ...count, description: 'Sessions whose allowance window is still open.' },
+          total: { ...count, description: 'Sessions ever started.' },
+        },
+      },
+      messages: { ...count, description: 'Variant A messages answered.' },
+      vocabSize: count,
+      corpus: {
+        type: 'object',
+        required: ['chunks', 'snapshotChunks', 'tokens', 'characters'],
+        properties: {
+          chunks: { ...count, description: 'Texts trained on.' },
+          snapshotChunks: { ...count, description: 'Texts covered by the stored snapshot of the counts.' },
+          tokens: count,
+          characters: count,
+        },
+      },
+      store: { type: 'string', enum: ['embedded', 'upstash'] },
+    },
+  },
+  ResetModelResult: {
+    type: 'object',
+    required: ['ok', 'vocabSize'],
+    properties: { ok: { const: true }, vocabSize: { const: 0 } },
+  },
+  DeleteSessionResult: {
+    type: 'object',
+    required: ['ok', 'sessionId'],
+    properties: { ok: { const: true }, sessionId: { type: 'string' } },
+  },
+
+  HistoryItem: {
+    type: 'object',
+    required: ['role', 'content'],
+    properties: {
+      role: { type: 'string', enum: ['user', 'assistant'] },
+      content: { type: 'string', maxLength: 8000 },
+    },
+  },
+  VariantBChatRequest: {
+    type: 'object',
+    required: ['message'],
+    properties: {
+      message: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 4000,
+        description: 'Must be present and non-empty.',
+      },
+      mode: { type: 'string', enum: ['standard', 'think', 'deep_think', 'www'], default: 'standard' },
+      history: { type: 'array', items: ref('HistoryItem'), description: 'Previous messages, oldest first.' },
+    },
+  },
+  VariantBChatResponse: {
+    type: 'object',
+    required: ['response', 'mode', 'tokens'],
+    additionalProperties: false,
+    properties: {
+      response: { type: 'string' },
+      mode: { type: 'string', enum: ['standard', 'think', 'deep_think', 'www'] },
+      tokens: count,
+      source: {
+        type: 'object',
+        description: 'The encyclopedia article the answer is grounded in (mode www only).',
+        required: ['title', 'url'],
+        additionalProperties: false,
+        properties: { title: { type: 'string' }, url: { type: 'string', format: 'uri' } },
+      },
+    },
+  },
+  VariantBHealth: {
+    type: 'object',
+    required: ['status', 'model', 'version'],
+    additionalProperties: false,
+    properties: {
+      status: { const: 'ok' },
+      model: { type: 'string' },
+      version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
+    },
+  },
+  OpenApiDocument: {
+    type: 'object',
+    required: ['openapi', 'info', 'paths', 'components'],
+    properties: { openapi: { const: '3.1.0' } },
+  },
+};
