@@ -74,7 +74,8 @@ function main(argv: string[]): void {
     return;
   }
   if (command === 'export-arpa') {
-    if (values.arpa !== undefined || values.test !== undefined) throw new UsageError('export-arpa takes --train');
+    if (values.arpa !== undefined || values.test !== undefined)
+      throw new UsageError('export-arpa takes --train');
     const model = createModel({ order: order(values.order), tokenizer, directions: 'forward' });
     model.addText(readFileSync(required(values.train, '--train'), 'utf8'));
     const arpa = model.toArpa();
@@ -92,7 +93,8 @@ function required(value: string | undefined, flag: string): string {
 
 function order(value: string | undefined): number {
   const n = Number(required(value, '--order'));
-  if (!Number.isInteger(n) || n < 1 || n > 10) throw new UsageError('--order must be an integer from 1 to 10');
+  if (!Number.isInteger(n) || n < 1 || n > 10)
+    throw new UsageError('--order must be an integer from 1 to 10');
   return n;
 }
 
@@ -104,7 +106,8 @@ function round(value: number, digits: number): number {
 try {
   main(process.argv.slice(2));
 } catch (error) {
-  const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  const usage =
+    error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
   process.stderr.write(`lm: ${(error as Error).message}\n`);
   if (usage) process.stderr.write(USAGE);
   process.exit(usage ? 2 : 1);

@@ -102,7 +102,9 @@ export function loadArpa(text: string, options: ArpaOptions = {}): ArpaModel {
     let context = ids[0];
     for (let j = 2; j < k && context >= 0; j++) context = predictor.levels[j].find(context, ids[j - 1]);
     if (k > 1 && (context < 0 || context >= predictor.levels[k - 1].size)) {
-      throw new ArpaFormatError(`line ${i + 1}: the context of "${fields.slice(1, k + 1).join(' ')}" is missing`);
+      throw new ArpaFormatError(
+        `line ${i + 1}: the context of "${fields.slice(1, k + 1).join(' ')}" is missing`,
+      );
     }
     predictor.add(k, k === 1 ? 0 : context, ids[k - 1], logProb, logBackoff);
   }

@@ -70,7 +70,8 @@ export class ArpaPredictor implements TokenPredictor {
   }
 
   advance(state: ContextState, word: number): number {
-    const known = word !== UNK && word < this.levels[1].size && this.logProb[1][word] > Number.NEGATIVE_INFINITY;
+    const known =
+      word !== UNK && word < this.levels[1].size && this.logProb[1][word] > Number.NEGATIVE_INFINITY;
     const top = Math.min(state.length + 1, this.order);
     let matched = 0;
     let logP = this.logProb[1][UNK] ?? MISSING_UNK;
@@ -108,7 +109,8 @@ export class ArpaPredictor implements TokenPredictor {
       into.multiply(10 ** this.logBackoff[k - 1][context]);
       const level = this.levels[k];
       const logProb = this.logProb[k];
-      for (let id = parents[context]; id >= 0; id = level.nextSibling[id]) into.set(level.word[id], 10 ** logProb[id]);
+      for (let id = parents[context]; id >= 0; id = level.nextSibling[id])
+        into.set(level.keys[2 * id + 1], 10 ** logProb[id]);
     }
   }
 

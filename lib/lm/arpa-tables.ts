@@ -1,4 +1,5 @@
 import type { KneserNeyEstimator } from './kneser-ney';
+import { TOTAL } from './ngram-counts';
 import type { NgramLevel } from './ngram-level';
 
 /**
@@ -35,11 +36,11 @@ export function kneserNeyTables(estimator: KneserNeyEstimator): ArpaTables {
     const probs = new Float64Array(level.size);
     const suffix = new Int32Array(level.size);
     for (let id = 0; id < level.size; id++) {
-      const context = level.context[id];
-      const word = level.word[id];
+      const context = level.contextOf(id);
+      const word = level.wordOf(id);
       suffix[id] = k === 2 ? word : counts.levels[k - 1].find(lowerSuffix[context], word);
-      const total = counts.total[k - 1][context];
-      const count = counts.count[k][id];
+      const total = counts.statOf(k - 1, context, TOTAL);
+      const count = counts.countOf(k, id);
       probs[id] =
         (count - estimator.discount(k, count)) / total + estimator.gamma(k - 1, context) * lower[suffix[id]];
     }
@@ -57,6 +58,6 @@ export function kneserNeyTables(estimator: KneserNeyEstimator): ArpaTables {
     levels: counts.levels,
     logProb,
     logBackoff,
-    present: (k, id) => k === 1 || counts.count[k][id] > 0,
+    present: (k, id) => k === 1 || counts.countOf(k, id) > 0,
   };
 }

@@ -23,7 +23,9 @@ export function writeArpa(tables: ArpaTables, vocabulary: Vocabulary): string {
     for (let id = 0; id < level.size; id++) if (tables.present(k, id)) ids.push(id);
     if (k > 1) {
       const below = ranks[k - 1];
-      ids.sort((a, b) => level.word[a] - level.word[b] || below[level.context[a]] - below[level.context[b]]);
+      ids.sort(
+        (a, b) => level.wordOf(a) - level.wordOf(b) || below[level.contextOf(a)] - below[level.contextOf(b)],
+      );
     }
     const rank = new Int32Array(level.size);
     ids.forEach((id, position) => {
@@ -36,7 +38,6 @@ export function writeArpa(tables: ArpaTables, vocabulary: Vocabulary): string {
   for (let k = 1; k <= order; k++) parts.push(`ngram ${k}=${sorted[k].length}\n`);
   for (let k = 1; k <= order; k++) {
     parts.push(`\n\\${k}-grams:\n`);
-    const level = levels[k];
     const logProb = tables.logProb[k];
     const logBackoff = k < order ? tables.logBackoff[k] : null;
     const lines: string[] = [];
@@ -52,11 +53,11 @@ export function writeArpa(tables: ArpaTables, vocabulary: Vocabulary): string {
 }
 
 function ngramWords(levels: ArpaTables['levels'], k: number, id: number, vocabulary: Vocabulary): string {
-  let words = vocabulary.word(k === 1 ? id : levels[k].word[id]);
+  let words = vocabulary.word(levels[k].wordOf(id));
   let entry = id;
   for (let j = k; j > 1; j--) {
-    entry = levels[j].context[entry];
-    words = vocabulary.word(j === 2 ? entry : levels[j - 1].word[entry]) + ' ' + words;
+    entry = levels[j].contextOf(entry);
+    words = vocabulary.word(levels[j - 1].wordOf(entry)) + ' ' + words;
   }
   return words;
 }

@@ -10,11 +10,15 @@ export class ByteWriter {
 
   /** An unsigned integer below 2^53. */
   uint(value: number): void {
-    this.reserve(8);
+    if (this.length + 8 > this.bytes.length) this.reserve(8);
     let v = value;
-    while (v >= 0x80) {
+    while (v >= 0x80000000) {
       this.bytes[this.length++] = (v % 0x80) | 0x80;
       v = Math.floor(v / 0x80);
+    }
+    while (v >= 0x80) {
+      this.bytes[this.length++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
     }
     this.bytes[this.length++] = v;
   }

@@ -12,7 +12,11 @@ export function modifiedKneserNeyDiscounts(countsOfCounts: ArrayLike<number>): [
   const n3 = countsOfCounts[3];
   const n4 = countsOfCounts[4];
   const y = n1 / (n1 + 2 * n2);
-  const discounts: [number, number, number] = [1 - (2 * y * n2) / n1, 2 - (3 * y * n3) / n2, 3 - (4 * y * n4) / n3];
+  const discounts: [number, number, number] = [
+    1 - (2 * y * n2) / n1,
+    2 - (3 * y * n3) / n2,
+    3 - (4 * y * n4) / n3,
+  ];
   for (let i = 0; i < 3; i++) {
     const d = discounts[i];
     if (!Number.isFinite(d) || d < 0 || d > i + 1) return [...FALLBACK_DISCOUNTS];

@@ -1,10 +1,11 @@
-export { ArpaFormatError, type ArpaOptions, ArpaModel, loadArpa } from './arpa-model';
+export { ArpaFormatError, ArpaModel, type ArpaOptions, loadArpa } from './arpa-model';
 export { formatArpaNumber } from './arpa-writer';
 export { type ContextState, createContextState } from './context-state';
 export type { LanguageModel } from './language-model';
 export { type ModelOptions, NgramModel, type TrainingResult } from './ngram-model';
-export { evaluatePerplexity, type PerplexityReport, scoreLine } from './scoring';
+export { restoreModel } from './restore';
 export { sampleToken } from './sampling';
+export { evaluatePerplexity, type PerplexityReport, scoreLine } from './scoring';
 export { SnapshotFormatError } from './snapshot-format';
 export { deserializeModel } from './snapshot-reader';
 export { TokenDistribution } from './token-distribution';

@@ -1,11 +1,20 @@
 import { type ContextState, createContextState } from './context-state';
 import { modifiedKneserNeyDiscounts } from './discounts';
 import { sampleKneserNey } from './kneser-ney-sampler';
-import type { NgramCounts } from './ngram-counts';
+import { CONTEXT_CELL, MAX_CHILD, type NgramCounts, ONES, THREE_PLUS, TOTAL, TWOS } from './ngram-counts';
+import { SuccessorCache } from './successor-cache';
 import type { TokenDistribution } from './token-distribution';
 import type { TokenPredictor } from './types';
 import { UnigramTable } from './unigram-table';
 import { BOS, UNK } from './vocabulary';
+
+// Module-local copies for the query loop: transpiled imports are read through getters.
+const CELL = CONTEXT_CELL;
+const AT_TOTAL = TOTAL;
+const AT_ONES = ONES;
+const AT_TWOS = TWOS;
+const AT_THREE_PLUS = THREE_PLUS;
+const UNKNOWN = UNK;
 
 /**
  * Interpolated modified Kneser-Ney over live counts, as lmplz estimates it:
@@ -17,6 +26,8 @@ import { BOS, UNK } from './vocabulary';
  */
 export class KneserNeyEstimator implements TokenPredictor {
   lastMatch = 0;
+  /** Cumulative tables for sampling the successors of busy contexts. */
+  readonly successors: SuccessorCache;
   /** discounts[k] = [0, D1, D2, D3+] of order k. */
   private readonly discounts: Float64Array[];
   private seenVersion = -1;
@@ -28,6 +39,7 @@ export class KneserNeyEstimator implements TokenPredictor {
   private unigramsVersion = -1;
 
   constructor(readonly counts: NgramCounts) {
+    this.successors = new SuccessorCache(counts);
     this.discounts = [];
     for (let k = 0; k <= counts.order; k++) this.discounts.push(new Float64Array(4));
     this.next = new Int32Array(counts.order + 1);
@@ -39,9 +51,14 @@ export class KneserNeyEstimator implements TokenPredictor {
 
   /** [D1, D2, D3+] of order k as currently estimated. */
   discountsOf(k: number): [number, number, number] {
-    this.refresh();
-    const d = this.discounts[k];
+    const d = this.discountTable(k);
     return [d[1], d[2], d[3]];
+  }
+
+  /** [unused, D1, D2, D3+] of order k, current with the counts (do not modify). */
+  discountTable(k: number): Float64Array {
+    this.refresh();
+    return this.discounts[k];
   }
 
   /** Brings discounts and unigram constants up to date with the counts. */
@@ -52,13 +69,8 @@ export class KneserNeyEstimator implements TokenPredictor {
     for (let k = 1; k <= counts.order; k++) {
       this.discounts[k].set(modifiedKneserNeyDiscounts(counts.countsOfCounts[k]), 1);
     }
-    const d = this.discounts[1];
-    this.rootTotal = counts.total[0][0];
-    this.rootGamma =
-      this.rootTotal > 0
-        ? (d[1] * counts.ones[0][0] + d[2] * counts.twos[0][0] + d[3] * counts.threePlus[0][0]) /
-          this.rootTotal
-        : 1;
+    this.rootTotal = counts.statOf(0, 0, TOTAL);
+    this.rootGamma = this.rootTotal > 0 ? this.gamma(0, 0) : 1;
     // Every unigram but <s> shares the uniform mass.
     this.uniform = 1 / Math.max(1, counts.levels[1].size - 1);
   }
@@ -66,29 +78,29 @@ export class KneserNeyEstimator implements TokenPredictor {
   /** Probability of `word` from the unigram level alone. */
   unigram(word: number): number {
     this.refresh();
-    const count = word < this.counts.levels[1].size ? this.counts.count[1][word] : 0;
+    const count = word < this.counts.levels[1].size ? this.counts.countOf(1, word) : 0;
     const discounted = count > 0 ? (count - this.discount(1, count)) / this.rootTotal : 0;
     return discounted + this.rootGamma * this.uniform;
   }
 
-  /** [unused, D1, D2, D3+] of order k, current with the counts (do not modify). */
-  discountTable(k: number): Float64Array {
-    this.refresh();
-    return this.discounts[k];
-  }
-
   /** Discount of order k for an n-gram of adjusted count `count` > 0. */
   discount(k: number, count: number): number {
-    return this.discounts[k][count >= 3 ? 3 : count];
+    return this.discounts[k][Math.min(count, 3)];
   }
 
   /** Backoff weight γ of the context entry `id` of order k (contexts of order 0: id 0), 1 when unseen. */
   gamma(k: number, id: number): number {
-    const counts = this.counts;
-    const total = counts.total[k][id];
+    const cells = this.counts.cells[k];
+    const at = id * CONTEXT_CELL;
+    const total = cells[at + TOTAL];
     if (total === 0) return 1;
     const d = this.discounts[k + 1];
-    return (d[1] * counts.ones[k][id] + d[2] * counts.twos[k][id] + d[3] * counts.threePlus[k][id]) / total;
+    return (d[1] * cells[at + ONES] + d[2] * cells[at + TWOS] + d[3] * cells[at + THREE_PLUS]) / total;
+  }
+
+  /** Largest successor count of the context entry `id` of order k. */
+  maxChild(k: number, id: number): number {
+    return this.counts.statOf(k, id, MAX_CHILD);
   }
 
   /**
@@ -114,25 +126,32 @@ export class KneserNeyEstimator implements TokenPredictor {
     const counts = this.counts;
     const order = counts.order;
     const next = this.next;
-    let p = this.unigram(word);
-    let matched = word !== UNK && word < counts.levels[1].size && counts.count[1][word] > 0 ? 1 : 0;
+    const unigramCount = word < counts.levels[1].size ? counts.cells[1][word * counts.stride[1]] : 0;
+    let p =
+      (unigramCount > 0
+        ? (unigramCount - this.discounts[1][Math.min(unigramCount, 3)]) / this.rootTotal
+        : 0) +
+      this.rootGamma * this.uniform;
+    let matched = word !== UNKNOWN && unigramCount > 0 ? 1 : 0;
     next[1] = word;
     const top = Math.min(state.length + 1, order);
+    const ids = state.ids;
     for (let k = 2; k <= top; k++) {
-      const context = state.ids[k - 1];
-      const total = counts.total[k - 1][context];
+      const contextCells = counts.cells[k - 1];
+      const at = ids[k - 1] * CELL;
+      const total = contextCells[at + AT_TOTAL];
       if (total === 0) break;
       const d = this.discounts[k];
       const gamma =
-        (d[1] * counts.ones[k - 1][context] +
-          d[2] * counts.twos[k - 1][context] +
-          d[3] * counts.threePlus[k - 1][context]) /
+        (d[1] * contextCells[at + AT_ONES] +
+          d[2] * contextCells[at + AT_TWOS] +
+          d[3] * contextCells[at + AT_THREE_PLUS]) /
         total;
       if (matched === k - 1) {
-        const id = counts.levels[k].find(context, word);
+        const id = counts.levels[k].find(ids[k - 1], word);
         if (id >= 0) {
-          const count = counts.count[k][id];
-          p = (count - d[count >= 3 ? 3 : count]) / total + gamma * p;
+          const count = counts.cells[k][id * counts.stride[k]];
+          p = (count - d[Math.min(count, 3)]) / total + gamma * p;
           next[k] = id;
           matched = k;
           continue;
@@ -159,15 +178,16 @@ export class KneserNeyEstimator implements TokenPredictor {
     const top = Math.min(state.length + 1, counts.order);
     for (let k = 2; k <= top; k++) {
       const context = state.ids[k - 1];
-      const total = counts.total[k - 1][context];
+      const total = counts.statOf(k - 1, context, TOTAL);
       if (total === 0) break;
       into.multiply(this.gamma(k - 1, context));
       const d = this.discounts[k];
       const level = counts.levels[k];
-      const count = counts.count[k];
+      const cells = counts.cells[k];
+      const stride = counts.stride[k];
       for (let id = counts.levels[k - 1].firstChild![context]; id >= 0; id = level.nextSibling[id]) {
-        const c = count[id];
-        into.add(level.word[id], (c - d[c >= 3 ? 3 : c]) / total);
+        const c = cells[id * stride];
+        into.add(level.keys[2 * id + 1], (c - d[Math.min(c, 3)]) / total);
       }
     }
   }

@@ -1,6 +1,23 @@
-import { nextCapacity, resizeInt32 } from './growth';
+import { resizeInt32 } from './growth';
 import { NgramLevel } from './ngram-level';
 import { BOS, EOS } from './vocabulary';
+
+// Module-local copies for the counting loop: transpiled imports are read through getters.
+const START = BOS;
+const END = EOS;
+
+/** Fields of an entry's cell: its own adjusted count, then the statistics of its successors. */
+export const COUNT = 0;
+/** Sum of the successors' counts. */
+export const TOTAL = 1;
+/** Successors with count 1, 2 and 3 or more. */
+export const ONES = 2;
+export const TWOS = 3;
+export const THREE_PLUS = 4;
+/** Largest successor count (bounds probabilities for rejection sampling). */
+export const MAX_CHILD = 5;
+/** Cell width of entries that can be contexts; top-order entries only hold COUNT. */
+export const CONTEXT_CELL = 6;
 
 /**
  * Kneser-Ney adjusted counts of orders 1..N for one direction, kept up to date sentence by
@@ -9,21 +26,15 @@ import { BOS, EOS } from './vocabulary';
  * - any other lower-order n-gram counts its distinct left extensions (`<s>` included), so its count
  *   grows exactly when a left extension is seen for the first time.
  *
- * Each entry used as a context also carries the statistics of its successors that the estimator
- * needs: the sum of their counts and how many have count 1, 2 and 3+.
- * Arrays are indexed by order: `levels[k]`, `count[k]` for k = 1..N; the context statistics
- * `total[k]`, `ones[k]`, `twos[k]`, `threePlus[k]` for contexts of order k = 0..N-1, order 0 being
- * the empty context (arrays of length 1).
+ * `cells[k]` holds, per entry of order k, its count and, below the top order, the statistics of
+ * its successors that the estimator needs (fields above), side by side so one query step reads
+ * one cache line. `cells[0]` is the empty context, whose successors are the unigrams.
  */
 export class NgramCounts {
   readonly levels: NgramLevel[];
-  readonly count: Int32Array[];
-  readonly total: Int32Array[];
-  readonly ones: Int32Array[];
-  readonly twos: Int32Array[];
-  readonly threePlus: Int32Array[];
-  /** Largest count among the successors of each context (bounds probabilities for rejection sampling). */
-  readonly maxChild: Int32Array[];
+  readonly cells: Int32Array[];
+  /** Cell width per order. */
+  readonly stride: Int32Array;
   /** countsOfCounts[k][c] = number of order-k entries with adjusted count c, c = 1..4. */
   readonly countsOfCounts: Float64Array[];
   /** Bumped on every change, so derived values (discounts, samplers) know when to recompute. */
@@ -33,32 +44,18 @@ export class NgramCounts {
   private readonly fresh: Uint8Array;
 
   constructor(readonly order: number) {
-    if (!Number.isInteger(order) || order < 1) throw new RangeError(`order must be a positive integer`);
+    if (!Number.isInteger(order) || order < 1) throw new RangeError('order must be a positive integer');
     this.levels = [];
-    this.count = [];
-    this.total = [new Int32Array(1)];
-    this.ones = [new Int32Array(1)];
-    this.twos = [new Int32Array(1)];
-    this.threePlus = [new Int32Array(1)];
-    this.maxChild = [new Int32Array(1)];
+    this.cells = [];
+    this.stride = new Int32Array(order + 1);
     this.countsOfCounts = [];
     for (let k = 0; k <= order; k++) {
       this.countsOfCounts.push(new Float64Array(5));
-      if (k === 0) {
-        this.levels.push(new NgramLevel(true, false, 1));
-        this.count.push(new Int32Array(0));
-        continue;
-      }
-      const level = new NgramLevel(k === 1, k === order);
+      this.stride[k] = k < order ? CONTEXT_CELL : 1;
+      const level = new NgramLevel(k <= 1, k === order, k === 0 ? 1 : 16);
+      if (k === 0) level.size = 1;
       this.levels.push(level);
-      this.count.push(new Int32Array(level.capacity));
-      if (k < order) {
-        this.total.push(new Int32Array(level.capacity));
-        this.ones.push(new Int32Array(level.capacity));
-        this.twos.push(new Int32Array(level.capacity));
-        this.threePlus.push(new Int32Array(level.capacity));
-        this.maxChild.push(new Int32Array(level.capacity));
-      }
+      this.cells.push(new Int32Array(level.capacity * this.stride[k]));
     }
     this.ids = new Int32Array(order + 1);
     this.previous = new Int32Array(order + 1);
@@ -72,17 +69,14 @@ export class NgramCounts {
     const ids = this.ids;
     const previous = this.previous;
     const fresh = this.fresh;
-    previous[1] = BOS;
+    previous[1] = START;
     const length = words.length + 2;
     for (let j = 1; j < length; j++) {
-      const word = j === length - 1 ? EOS : words[j - 1];
+      const word = j === length - 1 ? END : words[j - 1];
       const top = Math.min(order, j + 1);
       fresh.fill(0);
       ids[1] = this.levels[1].find(0, word);
-      if (ids[1] < 0) {
-        ids[1] = this.addEntry(1, 0, word);
-        fresh[1] = 1;
-      }
+      if (ids[1] < 0) ids[1] = this.addEntry(1, 0, word);
       for (let k = 2; k <= top; k++) {
         const context = previous[k - 1];
         let id = this.levels[k].find(context, word);
@@ -100,6 +94,23 @@ export class NgramCounts {
     this.version++;
   }
 
+  /** The adjusted count of entry `id` of order k. */
+  countOf(k: number, id: number): number {
+    return this.cells[k][id * this.stride[k]];
+  }
+
+  /** A successor statistic (TOTAL, ONES, ...) of entry `id` of order k < N as a context. */
+  statOf(k: number, id: number, field: number): number {
+    return this.cells[k][id * CONTEXT_CELL + field];
+  }
+
+  /** Number of successors of entry `id` of order k < N. */
+  successorCount(k: number, id: number): number {
+    const at = id * CONTEXT_CELL;
+    const cells = this.cells[k];
+    return cells[at + ONES] + cells[at + TWOS] + cells[at + THREE_PLUS];
+  }
+
   /**
    * Loads the entries of order k in bulk (from a snapshot): `contexts` and `words` key them
    * (ignored at order 1, where entry i is word i), `values` are their adjusted counts. The order
@@ -107,12 +118,9 @@ export class NgramCounts {
    */
   restoreLevel(k: number, size: number, contexts: Int32Array, words: Int32Array, values: Int32Array): void {
     const level = this.levels[k];
-    this.reserve(k, size);
-    level.size = size;
+    level.load(size, contexts, words);
+    this.fitCells(k);
     if (k > 1) {
-      level.context.set(contexts.subarray(0, size));
-      level.word.set(words.subarray(0, size));
-      level.reindex();
       const parents = this.levels[k - 1].firstChild!;
       for (let id = size - 1; id >= 0; id--) {
         const context = contexts[id];
@@ -120,84 +128,60 @@ export class NgramCounts {
         parents[context] = id;
       }
     }
-    const count = this.count[k];
-    count.set(values.subarray(0, size));
-    const parent = k - 1;
-    const total = this.total[parent];
-    const ones = this.ones[parent];
-    const twos = this.twos[parent];
-    const threePlus = this.threePlus[parent];
-    const maxChild = this.maxChild[parent];
+    const cells = this.cells[k];
+    const stride = this.stride[k];
+    const parents = this.cells[k - 1];
     const countsOfCounts = this.countsOfCounts[k];
     for (let id = 0; id < size; id++) {
-      const c = count[id];
+      const c = values[id];
+      cells[id * stride] = c;
       if (c === 0) continue;
-      const context = k === 1 ? 0 : contexts[id];
-      total[context] += c;
-      if (c > maxChild[context]) maxChild[context] = c;
-      if (c === 1) ones[context]++;
-      else if (c === 2) twos[context]++;
-      else threePlus[context]++;
+      const at = (k === 1 ? 0 : contexts[id]) * CONTEXT_CELL;
+      parents[at + TOTAL] += c;
+      parents[at + (c === 1 ? ONES : c === 2 ? TWOS : THREE_PLUS)]++;
+      if (c > parents[at + MAX_CHILD]) parents[at + MAX_CHILD] = c;
       if (c <= 4) countsOfCounts[c]++;
     }
     this.version++;
   }
 
   /** Adds the entry (context, word) at order k, linking it under its context, and returns its id. */
-  addEntry(k: number, context: number, word: number): number {
+  private addEntry(k: number, context: number, word: number): number {
     const level = this.levels[k];
-    const before = level.capacity;
     const id = level.add(context, word);
-    if (level.capacity !== before) this.growColumns(k);
+    this.fitCells(k);
     if (k > 1) {
       const parents = this.levels[k - 1].firstChild!;
       level.nextSibling[id] = parents[context];
       parents[context] = id;
     }
-    this.version++;
     return id;
   }
 
   private increment(k: number, id: number): void {
-    const old = this.count[k][id];
-    this.count[k][id] = old + 1;
-    const context = k === 1 ? 0 : this.levels[k].context[id];
-    const parent = k - 1;
-    this.total[parent][context]++;
-    if (old + 1 > this.maxChild[parent][context]) this.maxChild[parent][context] = old + 1;
-    if (old === 0) this.ones[parent][context]++;
+    const cells = this.cells[k];
+    const old = cells[id * this.stride[k]]++;
+    const parents = this.cells[k - 1];
+    const at = (k === 1 ? 0 : this.levels[k].contextOf(id)) * CONTEXT_CELL;
+    parents[at + TOTAL]++;
+    if (old + 1 > parents[at + MAX_CHILD]) parents[at + MAX_CHILD] = old + 1;
+    if (old === 0) parents[at + ONES]++;
     else if (old === 1) {
-      this.ones[parent][context]--;
-      this.twos[parent][context]++;
+      parents[at + ONES]--;
+      parents[at + TWOS]++;
     } else if (old === 2) {
-      this.twos[parent][context]--;
-      this.threePlus[parent][context]++;
+      parents[at + TWOS]--;
+      parents[at + THREE_PLUS]++;
     }
     const counts = this.countsOfCounts[k];
     if (old >= 1 && old <= 4) counts[old]--;
     if (old + 1 <= 4) counts[old + 1]++;
   }
 
-  /** Makes the count and context columns of order k as long as its level's capacity. */
-  growColumns(k: number): void {
-    const capacity = this.levels[k].capacity;
-    this.count[k] = resizeInt32(this.count[k], capacity);
-    if (k < this.order) {
-      this.total[k] = resizeInt32(this.total[k], capacity);
-      this.ones[k] = resizeInt32(this.ones[k], capacity);
-      this.twos[k] = resizeInt32(this.twos[k], capacity);
-      this.threePlus[k] = resizeInt32(this.threePlus[k], capacity);
-      this.maxChild[k] = resizeInt32(this.maxChild[k], capacity);
-    }
-  }
-
-  /** Reserves room for `entries` entries at order k (snapshot loading). */
-  reserve(k: number, entries: number): void {
-    const level = this.levels[k];
-    if (entries > level.capacity) {
-      level.ensureCapacity(nextCapacity(entries, entries));
-      this.growColumns(k);
-    }
+  /** Makes the cells of order k as long as its level's capacity. */
+  private fitCells(k: number): void {
+    const needed = this.levels[k].capacity * this.stride[k];
+    if (this.cells[k].length < needed) this.cells[k] = resizeInt32(this.cells[k], needed);
   }
 
   /** Number of entries of order k. */
@@ -208,13 +192,7 @@ export class NgramCounts {
   /** Bytes held by typed arrays. */
   get byteLength(): number {
     let bytes = 0;
-    for (let k = 1; k <= this.order; k++) {
-      bytes += this.levels[k].byteLength + this.count[k].byteLength;
-      if (k < this.order) {
-        bytes += this.total[k].byteLength + this.ones[k].byteLength;
-        bytes += this.twos[k].byteLength + this.threePlus[k].byteLength + this.maxChild[k].byteLength;
-      }
-    }
+    for (let k = 1; k <= this.order; k++) bytes += this.levels[k].byteLength + this.cells[k].byteLength;
     return bytes;
   }
 }

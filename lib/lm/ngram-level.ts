@@ -13,17 +13,17 @@ function slotHash(context: number, word: number): number {
 /**
  * The n-grams of one order: entry ids are dense (insertion order) and an entry is the pair
  * (id of its context at the order below, word id), found through an open-addressing table of
- * `Int32Array` slots. Keys are exact, so there are no hash collisions to reason about.
- * Entries sharing a context are chained (`firstChild` on the order below, `nextSibling` here)
- * so the successors of a context can be walked without scanning.
+ * `Int32Array` slots. Keys are exact, so there are no hash collisions to reason about. The pair
+ * is stored side by side in `keys` (context at 2·id, word at 2·id+1) so a probe touches one
+ * cache line. Entries sharing a context are chained (`firstChild` on the order below,
+ * `nextSibling` here) so the successors of a context can be walked without scanning.
  *
  * Order 1 is `direct`: the entry id is the word id and the context is always 0 (the root).
  */
 export class NgramLevel {
   size = 0;
   capacity: number;
-  context: Int32Array;
-  word: Int32Array;
+  keys: Int32Array;
   nextSibling: Int32Array;
   /** First successor entry (at the order above) of each entry, -1 when none; null at the top order. */
   firstChild: Int32Array | null;
@@ -36,13 +36,22 @@ export class NgramLevel {
     capacity = 16,
   ) {
     this.capacity = capacity;
-    this.context = new Int32Array(capacity);
-    this.word = new Int32Array(capacity);
-    this.nextSibling = new Int32Array(capacity).fill(-1);
+    this.keys = new Int32Array(direct ? 0 : 2 * capacity);
+    this.nextSibling = new Int32Array(direct ? 0 : capacity).fill(-1);
     this.firstChild = isTop ? null : new Int32Array(capacity).fill(-1);
     const slotCount = direct ? 0 : slotCountFor(capacity);
     this.slots = new Int32Array(slotCount);
     this.mask = slotCount - 1;
+  }
+
+  /** The context entry id of entry `id` (0 at order 1). */
+  contextOf(id: number): number {
+    return this.direct ? 0 : this.keys[2 * id];
+  }
+
+  /** The word id of entry `id`. */
+  wordOf(id: number): number {
+    return this.direct ? id : this.keys[2 * id + 1];
   }
 
   /** The entry id of (context, word), or -1. */
@@ -50,12 +59,13 @@ export class NgramLevel {
     if (this.direct) return word < this.size ? word : -1;
     const slots = this.slots;
     const mask = this.mask;
+    const keys = this.keys;
     let i = slotHash(context, word) & mask;
     for (;;) {
       const slot = slots[i];
       if (slot === 0) return -1;
-      const id = slot - 1;
-      if (this.word[id] === word && this.context[id] === context) return id;
+      const at = 2 * (slot - 1);
+      if (keys[at + 1] === word && keys[at] === context) return slot - 1;
       i = (i + 1) & mask;
     }
   }
@@ -71,8 +81,8 @@ export class NgramLevel {
     }
     this.ensureCapacity(this.size + 1);
     const id = this.size++;
-    this.context[id] = context;
-    this.word[id] = word;
+    this.keys[2 * id] = context;
+    this.keys[2 * id + 1] = word;
     this.nextSibling[id] = -1;
     if (this.firstChild) this.firstChild[id] = -1;
     this.insertSlot(id);
@@ -83,10 +93,11 @@ export class NgramLevel {
   ensureCapacity(needed: number): void {
     if (needed > this.capacity) {
       const capacity = nextCapacity(this.capacity, needed);
-      this.context = resizeInt32(this.context, capacity);
-      this.word = resizeInt32(this.word, capacity);
-      this.nextSibling = resizeInt32(this.nextSibling, capacity);
-      this.nextSibling.fill(-1, this.capacity);
+      if (!this.direct) {
+        this.keys = resizeInt32(this.keys, 2 * capacity);
+        this.nextSibling = resizeInt32(this.nextSibling, capacity);
+        this.nextSibling.fill(-1, this.capacity);
+      }
       if (this.firstChild) {
         this.firstChild = resizeInt32(this.firstChild, capacity);
         this.firstChild.fill(-1, this.capacity);
@@ -96,10 +107,17 @@ export class NgramLevel {
     if (!this.direct && needed > this.slots.length * MAX_LOAD) this.rebuildSlots(slotCountFor(needed));
   }
 
-  /** Makes `size` entries whose keys were written straight into the columns findable. */
-  reindex(): void {
+  /** Sets `size` entries from key columns in bulk (snapshot loading) and makes them findable. */
+  load(size: number, contexts: Int32Array, words: Int32Array): void {
+    this.ensureCapacity(size);
+    this.size = size;
     if (this.direct) return;
-    this.rebuildSlots(slotCountFor(this.size));
+    const keys = this.keys;
+    for (let id = 0; id < size; id++) {
+      keys[2 * id] = contexts[id];
+      keys[2 * id + 1] = words[id];
+    }
+    this.rebuildSlots(slotCountFor(size));
   }
 
   private rebuildSlots(slotCount: number): void {
@@ -111,7 +129,7 @@ export class NgramLevel {
   private insertSlot(id: number): void {
     const slots = this.slots;
     const mask = this.mask;
-    let i = slotHash(this.context[id], this.word[id]) & mask;
+    let i = slotHash(this.keys[2 * id], this.keys[2 * id + 1]) & mask;
     while (slots[i] !== 0) i = (i + 1) & mask;
     slots[i] = id + 1;
   }
@@ -119,8 +137,7 @@ export class NgramLevel {
   /** Bytes held by the typed arrays of this level. */
   get byteLength(): number {
     return (
-      this.context.byteLength +
-      this.word.byteLength +
+      this.keys.byteLength +
       this.nextSibling.byteLength +
       (this.firstChild?.byteLength ?? 0) +
       this.slots.byteLength

@@ -9,7 +9,11 @@ const TAIL_DRAWS = 32;
  * The candidates are weighed one by one; the rest of the vocabulary (the unigram tail) is drawn
  * from a cached cumulative table of the tempered unigrams, skipping candidates.
  */
-export function sampleToken(distribution: TokenDistribution, temperature: number, random: () => number): number {
+export function sampleToken(
+  distribution: TokenDistribution,
+  temperature: number,
+  random: () => number,
+): number {
   if (!(temperature > 0)) return mostProbable(distribution);
   const inverse = temperature >= 1 ? 1 : 1 / temperature;
   const { candidates, extra, size, scale, unigrams } = distribution;
@@ -26,7 +30,8 @@ export function sampleToken(distribution: TokenDistribution, temperature: number
     candidateUnigrams += inverse === 1 ? unigram : unigram ** inverse;
   }
   const tempered = unigrams.temperedBy(inverse);
-  const tailMass = Math.max(0, tempered.total - candidateUnigrams) * (inverse === 1 ? scale : scale ** inverse);
+  const tailMass =
+    Math.max(0, tempered.total - candidateUnigrams) * (inverse === 1 ? scale : scale ** inverse);
   const total = candidateSum + tailMass;
   if (!(total > 0)) return EOS;
   let target = random() * total;

@@ -9,9 +9,11 @@ export function deserializeModel(bytes: Uint8Array): NgramModel {
   const input = new ByteReader(bytes);
   try {
     const magic = input.raw(SNAPSHOT_MAGIC.length);
-    if (!SNAPSHOT_MAGIC.every((byte, i) => magic[i] === byte)) throw new SnapshotFormatError('not a model snapshot');
+    if (!SNAPSHOT_MAGIC.every((byte, i) => magic[i] === byte))
+      throw new SnapshotFormatError('not a model snapshot');
     const version = input.uint();
-    if (version !== SNAPSHOT_VERSION) throw new SnapshotFormatError(`unsupported snapshot version ${version}`);
+    if (version !== SNAPSHOT_VERSION)
+      throw new SnapshotFormatError(`unsupported snapshot version ${version}`);
     const order = input.uint();
     const tokenizer = TOKENIZER_CODES[input.uint()];
     const directions = input.uint();
@@ -23,7 +25,10 @@ export function deserializeModel(bytes: Uint8Array): NgramModel {
     const words: string[] = [];
     for (let n = input.uint(); n > 0; n--) words.push(input.string());
     const vocabulary = new Vocabulary(words);
-    const model = new NgramModel({ order, tokenizer, directions: directions === 2 ? 'both' : 'forward' }, vocabulary);
+    const model = new NgramModel(
+      { order, tokenizer, directions: directions === 2 ? 'both' : 'forward' },
+      vocabulary,
+    );
     model.tokenCount = tokenCount;
     model.lineCount = lineCount;
     for (let n = input.uint(); n > 0; n--) {

@@ -44,9 +44,9 @@ export function writeSnapshot(model: NgramModel): Uint8Array {
 function writeCounts(out: ByteWriter, counts: NgramCounts): void {
   const unigrams = counts.levels[1];
   out.uint(unigrams.size);
-  for (let w = 0; w < unigrams.size; w++) out.uint(counts.count[1][w]);
+  for (let w = 0; w < unigrams.size; w++) out.uint(counts.countOf(1, w));
   let parents = Int32Array.from({ length: unigrams.size }, (_, w) => w);
-  const children: number[] = [];
+  let children: Float64Array = new Float64Array(1024);
   for (let k = 2; k <= counts.order; k++) {
     const level = counts.levels[k];
     const firstChild = counts.levels[k - 1].firstChild!;
@@ -54,18 +54,32 @@ function writeCounts(out: ByteWriter, counts: NgramCounts): void {
     let next = 0;
     out.uint(level.size);
     for (const parent of parents) {
-      children.length = 0;
-      for (let id = firstChild[parent]; id >= 0; id = level.nextSibling[id]) children.push(id);
-      if (children.length > 1) children.sort((a, b) => level.word[a] - level.word[b]);
-      out.uint(children.length);
+      // Successors packed as word·2^31 + id, so sorting the numbers sorts by word.
+      let n = 0;
+      for (let id = firstChild[parent]; id >= 0; id = level.nextSibling[id]) {
+        if (n === children.length) children = growFloat64(children);
+        children[n++] = level.wordOf(id) * ID_SPAN + id;
+      }
+      if (n > 1) children.subarray(0, n).sort();
+      out.uint(n);
       let previous = 0;
-      for (const id of children) {
-        out.uint(level.word[id] - previous);
-        previous = level.word[id];
-        out.uint(counts.count[k][id]);
+      for (let i = 0; i < n; i++) {
+        const id = children[i] % ID_SPAN;
+        const word = (children[i] - id) / ID_SPAN;
+        out.uint(word - previous);
+        previous = word;
+        out.uint(counts.countOf(k, id));
         written[next++] = id;
       }
     }
     parents = written;
   }
+}
+
+const ID_SPAN = 2 ** 31;
+
+function growFloat64(array: Float64Array): Float64Array {
+  const grown = new Float64Array(array.length * 2);
+  grown.set(array);
+  return grown;
 }

@@ -9,8 +9,8 @@ interface FormCounts {
 
 /**
  * Remembers how the corpus writes each (case-folded) word so replies can restore it: the most
- * frequent surface form seen inside sentences wins; forms seen only at a sentence start
- * (where capitals say nothing about the word) are used when nothing else is known.
+ * frequent surface form seen inside sentences wins; forms seen at a sentence start, where a capital
+ * says little about the word, are used only when nothing else is known.
  */
 export class SurfaceCasing {
   private readonly inner: FormCounts[] = [];
@@ -25,9 +25,16 @@ export class SurfaceCasing {
     }
   }
 
-  /** The usual surface form of word `id` whose folded form is `folded`. */
+  /**
+   * The usual surface form of word `id` whose folded form is `folded`. A word seen only at
+   * sentence starts keeps a capital only when it is more than the first letter (LORD, McKay).
+   */
   restore(id: number, folded: string): string {
-    return best(this.inner[id], folded) ?? best(this.initial[id], folded) ?? folded;
+    const inner = best(this.inner[id], folded);
+    if (inner !== undefined) return inner;
+    const initial = best(this.initial[id], folded);
+    if (initial === undefined || initial === folded.charAt(0).toUpperCase() + folded.slice(1)) return folded;
+    return initial;
   }
 
   /** All recorded counts as [wordId, sentenceStart, form, count] rows (for snapshots). */

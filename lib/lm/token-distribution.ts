@@ -1,6 +1,10 @@
 import type { UnigramTable } from './unigram-table';
 import { BOS, UNK } from './vocabulary';
 
+// Module-local copies for the per-successor loop: transpiled imports are read through getters.
+const START = BOS;
+const UNKNOWN = UNK;
+
 /**
  * A next-token distribution of an n-gram model, held sparsely. Every word w has
  *   p(w) = scale · (unigram(w) + extra(w)),
@@ -41,14 +45,14 @@ export class TokenDistribution {
 
   /** Adds `amount` to p(word) as it stands at the current scale (interpolated estimate). */
   add(word: number, amount: number): void {
-    if (word === UNK || word === BOS) return;
+    if (word === UNKNOWN || word === START) return;
     this.slot(word, true);
     this.extra[this.slotOf[word]] += amount / this.scale;
   }
 
   /** Sets p(word) to `probability` (a backoff model's explicit n-gram). */
   set(word: number, probability: number): void {
-    if (word === UNK || word === BOS) return;
+    if (word === UNKNOWN || word === START) return;
     this.slot(word, true);
     this.extra[this.slotOf[word]] = probability / this.scale - this.unigrams.probs[word];
   }

@@ -3,23 +3,17 @@ import { chatHandlers } from '../../lib/chat/handlers';
 import { type Endpoint, endpoint } from '../../lib/http';
 import { mulberry32 } from '../../lib/reply';
 import type { Services } from '../../lib/services';
+import { SMALL_CORPUS } from '../support/corpus';
 import { type OidcStandin, startOidcStandin } from '../support/oidc-standin';
 import { type OpenAIStandin, startOpenAIStandin } from '../support/openai-standin';
 import { postJson, redisServices } from '../support/services';
 import { solidImage, svgWithScript, textFile } from '../vision/images';
 
 const URL = 'http://127.0.0.1/api/chat';
-const CORPUS = [
-  'The light shines in the darkness, and the darkness has not overcome it.',
-  'Wisdom is better than rubies, and all the things that may be desired are not to be compared to it.',
-  'The sea is wide and the ships go upon it in the morning light.',
-  'A good name is better than precious ointment.',
-  'The river flows to the sea and the sea is never full.',
-].join('\n');
 
 async function trainedServices(env: Record<string, string> = {}, overrides = {}) {
   const services = await redisServices(env, { random: mulberry32(7), ...overrides });
-  await services.model.train(CORPUS);
+  await services.model.train(SMALL_CORPUS);
   return services;
 }
 

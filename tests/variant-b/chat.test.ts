@@ -5,22 +5,16 @@ import type { Services } from '../../lib/services';
 import { variantBChatHandlers } from '../../lib/variant-b/handlers';
 import { fitHistory } from '../../lib/variant-b/history';
 import { decompose } from '../../lib/variant-b/local-reasoning';
+import { SMALL_CORPUS } from '../support/corpus';
 import { type OpenAIStandin, startOpenAIStandin } from '../support/openai-standin';
 import { embeddedServices, postJson, redisServices } from '../support/services';
 import { startWikipediaStandin, type WikipediaStandin } from '../support/wikipedia-standin';
 
 const URL = 'http://127.0.0.1/api/api/chat';
-const CORPUS = [
-  'The light shines in the darkness, and the darkness has not overcome it.',
-  'Wisdom is better than rubies, and all the things that may be desired are not to be compared to it.',
-  'The sea is wide and the ships go upon it in the morning light.',
-  'A good name is better than precious ointment.',
-  'The river flows to the sea and the sea is never full.',
-].join('\n');
 
 async function trained(env: Record<string, string> = {}): Promise<Services> {
   const services = embeddedServices({ WIKIPEDIA_TIMEOUT_MS: '400', ...env }, { random: mulberry32(3) });
-  await services.model.train(CORPUS);
+  await services.model.train(SMALL_CORPUS);
   return services;
 }
 

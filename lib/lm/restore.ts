@@ -1,0 +1,12 @@
+import type { NgramModel } from './ngram-model';
+import { deserializeModel } from './snapshot-reader';
+
+/**
+ * A cold start: the model of a snapshot with the training chunks stored after it replayed on
+ * top, ready to answer.
+ */
+export function restoreModel(snapshot: Uint8Array, tail: Iterable<string> = []): NgramModel {
+  const model = deserializeModel(snapshot);
+  for (const chunk of tail) model.addText(chunk);
+  return model;
+}

@@ -1,0 +1,64 @@
+import type { LanguageModel } from '../lm';
+
+const LOG2_OF_10 = Math.log2(10);
+
+export interface CandidateScore {
+  /** MegaHAL's surprise: Σ -log2 p of the keyword tokens in both directions, length-normalised. */
+  surprise: number;
+  /** Keyword occurrences that went into it. */
+  keywordHits: number;
+  /** Longest run of tokens that chains n-grams seen in training (a verbatim copy, as far as counts can tell). */
+  copiedRun: number;
+}
+
+/**
+ * Scores a candidate. Surprise is MegaHAL's `evaluate_reply` over the model's smoothed
+ * probabilities: every keyword token adds its -log2 p under the forward model and under the
+ * backward one; with 8+ terms the sum is divided by √(terms-1), with 16+ also by the terms.
+ * The copied run chains the longest seen n-gram ending at each token: a run longer than the
+ * order is a sequence of overlapping seen top-order n-grams.
+ */
+export function scoreCandidate(
+  model: LanguageModel,
+  ids: readonly number[],
+  keywords: ReadonlySet<number>,
+): CandidateScore {
+  const forward = model.forward;
+  const order = forward.order;
+  let surprise = 0;
+  let hits = 0;
+  let copiedRun = 0;
+  let run = 0;
+  let previousMatch = 0;
+  const state = forward.startState();
+  for (let j = 0; j < ids.length; j++) {
+    const logProb = forward.advance(state, ids[j]);
+    if (keywords.has(ids[j])) {
+      surprise -= logProb * LOG2_OF_10;
+      hits++;
+    }
+    const match = Math.min(forward.lastMatch, j + 1);
+    run = match === order && previousMatch === order ? run + 1 : match;
+    previousMatch = match;
+    if (run > copiedRun) copiedRun = run;
+  }
+  const backward = model.backward;
+  if (backward) {
+    const backState = backward.startState();
+    for (let j = ids.length - 1; j >= 0; j--) {
+      const logProb = backward.advance(backState, ids[j]);
+      if (keywords.has(ids[j])) {
+        surprise -= logProb * LOG2_OF_10;
+        hits++;
+      }
+    }
+  }
+  if (hits >= 8) surprise /= Math.sqrt(hits - 1);
+  if (hits >= 16) surprise /= hits;
+  return { surprise, keywordHits: hits, copiedRun };
+}
+
+/** Markovify's overlap rule: a candidate may share at most this many consecutive tokens with the training text. */
+export function copiedRunLimit(length: number): number {
+  return Math.min(15, Math.round(0.7 * length));
+}

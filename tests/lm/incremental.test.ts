@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { createModel, type NgramModel, scoreLine } from '../../lib/lm';
+import { corpusLines } from './corpus';
+
+const lines = corpusLines('kjv.raw.txt').slice(0, 1500);
+const probe = corpusLines('kjv.raw.txt').slice(20000, 20040);
+
+function scores(model: NgramModel): number[] {
+  return probe.flatMap((line) => scoreLine(model, line).logProbs);
+}
+
+describe('incremental training', () => {
+  it('training in chunks gives the same counts and probabilities as training once', () => {
+    const once = createModel({ order: 4 });
+    once.addText(lines.join('\n'));
+    const chunked = createModel({ order: 4 });
+    for (let i = 0; i < lines.length; i += 97) chunked.addText(lines.slice(i, i + 97).join('\n'));
+    expect(chunked.tokenCount).toBe(once.tokenCount);
+    expect(chunked.vocabSize).toBe(once.vocabSize);
+    expect(chunked.serialize()).toEqual(once.serialize());
+    expect(scores(chunked)).toEqual(scores(once));
+  });
+
+  it('reports the tokens learned and counts distinct words, markers excluded', () => {
+    const model = createModel({ order: 3 });
+    expect(model.vocabSize).toBe(0);
+    expect(model.addText('In the beginning.\n\nthe end')).toEqual({ tokens: 6, lines: 2 });
+    expect(model.vocabSize).toBe(5);
+    expect(model.tokenCount).toBe(6);
+    expect(model.vocabulary.size).toBe(8);
+  });
+
+  it('makes a line likelier once it has been learned', () => {
+    const model = createModel({ order: 3 });
+    model.addText(lines.slice(0, 300).join('\n'));
+    const line = 'And the cat sat upon the mat of the LORD.';
+    const total = () => scoreLine(model, line).logProbs.reduce((sum, logProb) => sum + logProb, 0);
+    const before = total();
+    model.addText(line);
+    expect(total()).toBeGreaterThan(before + 1);
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { createModel, deserializeModel, type NgramModel, SnapshotFormatError, scoreLine } from '../../lib/lm';
+import { corpusLines } from './corpus';
+
+const lines = corpusLines('kjv.raw.txt').slice(0, 2000);
+const probe = corpusLines('kjv.raw.txt').slice(25000, 25030);
+
+function scores(model: NgramModel): number[] {
+  return probe.flatMap((line) => scoreLine(model, line).logProbs);
+}
+
+describe('model snapshots', () => {
+  const model = createModel({ order: 4 });
+  model.addText(lines.slice(0, 1000).join('\n'));
+  const bytes = model.serialize();
+
+  it('loads back with the same vocabulary, counts, probabilities and casing', () => {
+    const loaded = deserializeModel(bytes);
+    expect(loaded.order).toBe(4);
+    expect(loaded.tokenizer).toBe('natural');
+    expect(loaded.vocabSize).toBe(model.vocabSize);
+    expect(loaded.tokenCount).toBe(model.tokenCount);
+    expect(scores(loaded)).toEqual(scores(model));
+    const lord = model.vocabulary.id('lord');
+    expect(loaded.surfaceForm(lord)).toBe('LORD');
+    expect(loaded.serialize()).toEqual(bytes);
+  });
+
+  it('continues training after loading exactly as if it had never stopped', () => {
+    const loaded = deserializeModel(bytes);
+    loaded.addText(lines.slice(1000).join('\n'));
+    const straight = createModel({ order: 4 });
+    straight.addText(lines.join('\n'));
+    expect(scores(loaded)).toEqual(scores(straight));
+    expect(loaded.serialize()).toEqual(straight.serialize());
+  });
+
+  it('keeps both directions: the backward model scores the same after loading', () => {
+    const loaded = deserializeModel(bytes);
+    const words = model.tokens('and the LORD said unto Moses').map((word) => model.vocabulary.id(word));
+    const backwards = (m: NgramModel) => {
+      const state = m.backward!.startState();
+      return [...words].reverse().map((id) => m.backward!.advance(state, id));
+    };
+    expect(backwards(loaded)).toEqual(backwards(model));
+  });
+
+  it('round-trips a pretokenized forward-only model', () => {
+    const plain = createModel({ order: 2, tokenizer: 'whitespace', directions: 'forward' });
+    plain.addText('a b c\nb c d');
+    const loaded = deserializeModel(plain.serialize());
+    expect(loaded.tokenizer).toBe('whitespace');
+    expect(loaded.backward).toBeNull();
+    expect(scoreLine(loaded, 'a b d').logProbs).toEqual(scoreLine(plain, 'a b d').logProbs);
+  });
+
+  it('rejects bytes that are not a snapshot, or a truncated one', () => {
+    expect(() => deserializeModel(new TextEncoder().encode('hello world'))).toThrow(SnapshotFormatError);
+    expect(() => deserializeModel(bytes.subarray(0, bytes.length >> 1))).toThrow(SnapshotFormatError);
+  });
+});
