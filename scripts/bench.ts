@@ -4,6 +4,7 @@
  * one JSON object on the last line.
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createModel, EOS, type NgramModel, restoreModel, UNK } from '../lib/lm';
@@ -11,7 +12,8 @@ import { generateReply, mulberry32, type ReplyBudget, replyBudgets } from '../li
 import { createEmbeddedStore } from '../lib/store';
 import { createModelKeeper } from '../lib/training';
 
-const CORPUS = process.env.BENCH_CORPUS ?? '/work/shared/corpora/kjv/kjv.raw.txt';
+const CORPUS =
+  process.env.BENCH_CORPUS ?? resolve(import.meta.dirname, '../../shared/corpora/kjv/kjv.raw.txt');
 const ORDER = 4;
 const MESSAGES = [
   'Tell me about Moses and Egypt',

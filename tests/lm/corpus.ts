@@ -1,12 +1,24 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
-/** Where the KJV corpus and its KenLM oracle live (see its README). */
-export const KJV_DIR = '/work/shared/corpora/kjv';
+const candidates = [
+  process.env.KJV_DIR,
+  resolve(import.meta.dirname, '../../../shared/corpora/kjv'),
+  '/work/shared/corpora/kjv',
+].filter((dir): dir is string => Boolean(dir));
 
-/** A corpus file's text. */
+/** Where the KJV corpus and its KenLM oracle live (see its README): KJV_DIR, else ../shared/corpora/kjv. */
+export const KJV_DIR = candidates.find((dir) => existsSync(join(dir, 'oracle'))) ?? candidates[0]!;
+
+/** A corpus file's text; fails with where it looked when the corpus is missing. */
 export function corpusText(path: string): string {
-  return readFileSync(join(KJV_DIR, path), 'utf8');
+  const file = join(KJV_DIR, path);
+  if (!existsSync(file)) {
+    throw new Error(
+      `The KJV corpus is missing: looked for ${path} in ${candidates.join(', ')}. Set KJV_DIR.`,
+    );
+  }
+  return readFileSync(file, 'utf8');
 }
 
 /** The non-empty lines of a corpus file. */
