@@ -14,8 +14,13 @@ export type TokenFailure =
   | 'keys_unreachable'
   | 'invalid_claims';
 
-/** A 401 `invalid_token` error with a message the user can act on. */
+/**
+ * A 401 `invalid_token` error with a message the user can act on; 503 `auth_unavailable` when the
+ * token could not be checked because the identity provider's keys are unreachable (not the
+ * user's fault, and not a reason to drop them to the free tier either).
+ */
 export function invalidToken(reason: TokenFailure, message: string): HttpError {
+  if (reason === 'keys_unreachable') return new HttpError('auth_unavailable', message, { reason });
   return new HttpError(
     'invalid_token',
     message,

@@ -5,15 +5,18 @@ import { createTokenVerifier, type TokenVerifier } from '../../lib/auth';
 import { HttpError } from '../../lib/http/errors';
 import { type OidcStandin, startOidcStandin } from '../support/oidc-standin';
 
-async function refusal(promise: Promise<unknown>): Promise<HttpError> {
+async function refusal(
+  promise: Promise<unknown>,
+  code: 'invalid_token' | 'auth_unavailable' = 'invalid_token',
+): Promise<HttpError> {
   const error = await promise.then(
     () => undefined,
     (caught: unknown) => caught,
   );
   expect(error).toBeInstanceOf(HttpError);
   const httpError = error as HttpError;
-  expect(httpError.code).toBe('invalid_token');
-  expect(httpError.status).toBe(401);
+  expect(httpError.code).toBe(code);
+  expect(httpError.status).toBe(code === 'invalid_token' ? 401 : 503);
   return httpError;
 }
 
@@ -125,7 +128,7 @@ describe('createTokenVerifier with discovery', () => {
     const idp = await startOidcStandin();
     try {
       const verifier = createTokenVerifier({ issuer: `${idp.issuer}/`, audience: idp.audience });
-      const error = await refusal(verifier.verify(await idp.mintToken()));
+      const error = await refusal(verifier.verify(await idp.mintToken()), 'auth_unavailable');
       expect(error.extra.reason).toBe('keys_unreachable');
       expect(error.message).toContain('names the issuer');
     } finally {
@@ -165,7 +168,7 @@ describe('createTokenVerifier without a usable identity provider', () => {
         jwksUrl: `http://127.0.0.1:${port}/jwks`,
         audience: idp.audience,
       });
-      const error = await refusal(verifier.verify(await idp.mintToken()));
+      const error = await refusal(verifier.verify(await idp.mintToken()), 'auth_unavailable');
       expect(error.extra.reason).toBe('keys_unreachable');
       expect(error.message).toContain("identity provider's keys could not be loaded");
     } finally {

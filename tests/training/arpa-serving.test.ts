@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { chatHandlers } from '../../lib/chat/handlers';
+import { endpoint } from '../../lib/http';
+import { trainHandlers } from '../../lib/training/handlers';
+import { variantBChatHandlers } from '../../lib/variant-b/handlers';
+import { KJV_DIR } from '../lm/corpus';
+import { embeddedServices, postJson } from '../support/services';
+
+describe('serving an ARPA model (LM_ARPA_PATH)', () => {
+  const services = embeddedServices({ LM_ARPA_PATH: `${KJV_DIR}/oracle/kjv3000.o3.arpa`, LM_ORDER: '3' });
+
+  it('answers chat of both variants from the loaded model', async () => {
+    const a = await endpoint(chatHandlers(() => services)).fetch(
+      postJson('http://127.0.0.1/api/chat', {
+        message: 'tell me of the lord and moses',
+        modelMode: 'instant',
+      }),
+    );
+    expect(a.status).toBe(200);
+    const body = await a.json();
+    expect(body.response.length).toBeGreaterThan(0);
+    expect(body.vocabSize).toBeGreaterThan(1000);
+    const b = await endpoint(variantBChatHandlers(() => services)).fetch(
+      postJson('http://127.0.0.1/api/api/chat', { message: 'the lord', mode: 'think' }),
+    );
+    expect(b.status).toBe(200);
+  });
+
+  it('refuses training with 409, since an ARPA file has no counts to add to', async () => {
+    const response = await endpoint(trainHandlers(() => services)).fetch(
+      postJson('http://127.0.0.1/api/train', { text: 'new words' }),
+    );
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({ code: 'conflict' });
+  });
+});
