@@ -10,6 +10,7 @@ const errorResponses = {
   401: responseRef('Unauthorized'),
   403: responseRef('Forbidden'),
   404: responseRef('NotFound'),
+  409: responseRef('Conflict'),
   413: responseRef('PayloadTooLarge'),
   415: responseRef('UnsupportedMediaType'),
   429: responseRef('TooManyRequests'),
@@ -67,7 +68,7 @@ export const paths: Record<string, PathItem> = {
       requestBody: { required: true, content: jsonBody(ref('TrainRequest')) },
       responses: {
         200: ok('The text was learnt.', ref('TrainResponse')),
-        ...errors(400, 413, 415),
+        ...errors(400, 409, 413, 415),
         429: responseRef('RateLimited'),
         ...errors(503),
       },

@@ -56,6 +56,10 @@ export const responses: Record<string, Response> = {
     content: jsonBody(ref('ErrorBody')),
   },
   NotFound: { description: 'Nothing here.', content: jsonBody(ref('ErrorBody')) },
+  Conflict: {
+    description: 'The server serves a fixed ARPA model (LM_ARPA_PATH), which cannot be trained.',
+    content: jsonBody(ref('ErrorBody')),
+  },
   MethodNotAllowed: {
     description: 'The path does not answer this method; Allow lists the ones it does.',
     headers: { Allow: header('Allow') },
