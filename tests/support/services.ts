@@ -1,4 +1,5 @@
 import { parseConfig } from '../../lib/config';
+import { createUpstashLimiter } from '../../lib/limits';
 import { createServices, type ServiceOverrides, type Services } from '../../lib/services';
 import { createEmbeddedStore } from '../../lib/store';
 import { redisDatabase } from './redis';
@@ -14,7 +15,12 @@ export async function redisServices(
     UPSTASH_REDIS_REST_TOKEN: database.token,
     ...env,
   });
-  const services = createServices(config, { store: database.store, ...overrides });
+  // The test's own clients have retries off, so a failure shows at once.
+  const limiter = createUpstashLimiter(database.redis, {
+    requests: config.RATE_LIMIT_REQUESTS,
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+  });
+  const services = createServices(config, { store: database.store, limiter, ...overrides });
   return { ...services, redisUrl: database.url, redisToken: database.token };
 }
 
