@@ -1,3 +1,4 @@
+import { searchCumulative } from './cumulative';
 import type { NgramCounts } from './ngram-counts';
 
 /** Contexts with more successors than this are worth a cumulative table. */
@@ -35,14 +36,7 @@ export class SuccessorCache {
       this.tables.set(key, table);
     }
     const { cumulative, words } = table;
-    let low = 0;
-    let high = cumulative.length - 1;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (cumulative[mid] > target) high = mid;
-      else low = mid + 1;
-    }
-    return words[low];
+    return words[searchCumulative(cumulative, target)];
   }
 
   private build(k: number, context: number, discounts: Float64Array): SuccessorTable {

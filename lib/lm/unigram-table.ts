@@ -1,3 +1,4 @@
+import { searchCumulative } from './cumulative';
 import { BOS, UNK } from './vocabulary';
 
 interface Tempered {
@@ -29,14 +30,7 @@ export class UnigramTable {
   draw(inverse: number, random: () => number): number {
     const { cumulative, total } = this.temperedBy(inverse);
     const target = random() * total;
-    let low = 0;
-    let high = cumulative.length - 1;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (cumulative[mid] > target) high = mid;
-      else low = mid + 1;
-    }
-    return low;
+    return searchCumulative(cumulative, target);
   }
 
   /** Cumulative p^(1/T) over word ids, for inverse-temperature `inverse`. */

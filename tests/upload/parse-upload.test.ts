@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../lib/http/errors';
 import { parseImageUpload } from '../../lib/upload';
 import { inspectImage, MAX_IMAGE_BYTES } from '../../lib/vision';
+import { rejection } from '../support/rejection';
 import { pngOfExactSize, solidImage, svgWithScript, textFile } from '../vision/images';
 import { BOUNDARY, fileUpload, multipartBody, uploadRequest } from './multipart';
 
 const options = { maxBytes: MAX_IMAGE_BYTES };
-
-async function rejection(promise: Promise<unknown>): Promise<HttpError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(HttpError);
-  return error as HttpError;
-}
 
 describe('parseImageUpload', () => {
   it('returns the bytes, file name and declared type of the file part', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../lib/http/errors';
 import { inspectImage, MAX_IMAGE_BYTES } from '../../lib/vision';
+import { rejection } from '../support/rejection';
 import {
   animatedGif,
   jpegWithGps,
@@ -13,15 +13,6 @@ import {
   textFile,
   writableFormats,
 } from './images';
-
-async function rejection(promise: Promise<unknown>): Promise<HttpError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(HttpError);
-  return error as HttpError;
-}
 
 describe('inspectImage', () => {
   it.each(writableFormats)('accepts a %s and reports its size', async (format) => {
