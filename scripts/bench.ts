@@ -9,8 +9,10 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createModel, EOS, type NgramModel, restoreModel, UNK } from '../lib/lm';
 import { generateReply, mulberry32, type ReplyBudget, replyBudgets } from '../lib/reply';
-import { createEmbeddedStore } from '../lib/store';
+import { createEmbeddedStore, type Store, upstashStore } from '../lib/store';
 import { createModelKeeper, trainingKeys } from '../lib/training';
+import { startRedisServer } from '../tests/support/redis-server';
+import { startUpstashBridge } from '../tests/support/upstash-bridge';
 
 const CORPUS =
   process.env.BENCH_CORPUS ?? resolve(import.meta.dirname, '../../shared/corpora/kjv/kjv.raw.txt');
@@ -127,9 +129,9 @@ export function measureColdStart(
  * snapshot covering 95 of them: the time until the model can answer.
  */
 async function measureStoreColdStart(
+  store: Store,
   text: string,
 ): Promise<{ chunks: number; tailChunks: number; readyMs: number; storedSnapshotBytes: number }> {
-  const store = createEmbeddedStore();
   const lines = text.split('\n');
   const chunks = 100;
   const perChunk = Math.ceil(lines.length / chunks);
@@ -143,6 +145,29 @@ async function measureStoreColdStart(
   const readyMs = performance.now() - started;
   const storedSnapshotBytes = (await store.getBlob(trainingKeys.snapshot))?.byteLength ?? 0;
   return { chunks, tailChunks: 5, readyMs, storedSnapshotBytes };
+}
+
+/**
+ * The same on a real Redis through the Upstash REST bridge of the tests (the real @upstash/redis
+ * client, base64 blob parts and all); undefined when redis-server is not installed.
+ */
+async function measureRedisColdStart(
+  text: string,
+): Promise<Awaited<ReturnType<typeof measureStoreColdStart>> | undefined> {
+  let redis: Awaited<ReturnType<typeof startRedisServer>>;
+  try {
+    redis = await startRedisServer();
+  } catch {
+    return undefined;
+  }
+  const bridge = await startUpstashBridge(redis.url);
+  try {
+    const token = await bridge.allocateDatabase();
+    return await measureStoreColdStart(upstashStore({ url: bridge.url, token, retries: 0 }), text);
+  } finally {
+    await bridge.close();
+    await redis.stop();
+  }
 }
 
 async function main(): Promise<void> {
@@ -223,13 +248,20 @@ async function main(): Promise<void> {
       `restore ${coldStart.restoreMs.toFixed(0)} ms, target <= 1000 ms`,
     ],
   ];
-  const storeCold = await measureStoreColdStart(readFileSync(CORPUS, 'utf8'));
+
+  const storeCold = await measureStoreColdStart(createEmbeddedStore(), text);
   rows.push([
-    'cold start from the store',
+    'cold start from the embedded store',
     `${storeCold.readyMs.toFixed(0)} ms`,
-    `embedded store, ${storeCold.chunks} chunks, deflated snapshot of ${mb(storeCold.storedSnapshotBytes)} + ${storeCold.tailChunks}-chunk tail`,
+    `${storeCold.chunks} chunks, deflated snapshot of ${mb(storeCold.storedSnapshotBytes)} + ${storeCold.tailChunks}-chunk tail`,
   ]);
-  Object.assign(figures, { storeColdStart: storeCold });
+  const redisCold = await measureRedisColdStart(text);
+  rows.push([
+    'cold start from Redis (REST bridge)',
+    redisCold ? `${redisCold.readyMs.toFixed(0)} ms` : 'skipped',
+    redisCold ? 'real redis-server on loopback, @upstash/redis client' : 'redis-server not installed',
+  ]);
+  Object.assign(figures, { storeColdStart: storeCold, redisColdStart: redisCold ?? null });
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i].length)));
   for (const row of rows)
     process.stdout.write(row.map((cell, i) => cell.padEnd(widths[i])).join('  ') + '\n');
