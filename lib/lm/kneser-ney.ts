@@ -122,14 +122,14 @@ export class KneserNeyEstimator implements TokenPredictor {
 
   /** p(word | state); leaves the ids of the n-grams matched in `next` and their order in `lastMatch`. */
   private interpolate(state: ContextState, word: number): number {
-    this.refresh();
+    if (this.seenVersion !== this.counts.version) this.refresh();
     const counts = this.counts;
     const order = counts.order;
     const next = this.next;
     const unigramCount = word < counts.levels[1].size ? counts.cells[1][word * counts.stride[1]] : 0;
     let p =
       (unigramCount > 0
-        ? (unigramCount - this.discounts[1][Math.min(unigramCount, 3)]) / this.rootTotal
+        ? (unigramCount - this.discounts[1][unigramCount < 3 ? unigramCount : 3]) / this.rootTotal
         : 0) +
       this.rootGamma * this.uniform;
     let matched = word !== UNKNOWN && unigramCount > 0 ? 1 : 0;
@@ -151,7 +151,7 @@ export class KneserNeyEstimator implements TokenPredictor {
         const id = counts.levels[k].find(ids[k - 1], word);
         if (id >= 0) {
           const count = counts.cells[k][id * counts.stride[k]];
-          p = (count - d[Math.min(count, 3)]) / total + gamma * p;
+          p = (count - d[count < 3 ? count : 3]) / total + gamma * p;
           next[k] = id;
           matched = k;
           continue;

@@ -2,6 +2,7 @@ import { nextCapacity, resizeInt32 } from './growth';
 
 const MAX_LOAD = 0.6;
 
+/** Hash of the key (context, word): its low bits pick the slot, its high bits tag it. */
 function slotHash(context: number, word: number): number {
   let h = Math.imul(context ^ 0x5bd1e995, 0x9e3779b1) ^ Math.imul(word + 0x27d4eb2f, 0x85ebca77);
   h ^= h >>> 15;
@@ -27,6 +28,11 @@ export class NgramLevel {
   nextSibling: Int32Array;
   /** First successor entry (at the order above) of each entry, -1 when none; null at the top order. */
   firstChild: Int32Array | null;
+  /**
+   * Open-addressing table, 0 when empty; an occupied slot holds the entry id + 1 in its low bits
+   * (under `mask`: a level never holds as many entries as slots) and the key's hash bits above
+   * them, so a probe only reads the keys of an entry whose hash bits agree.
+   */
   private slots: Int32Array;
   private mask: number;
 
@@ -60,12 +66,16 @@ export class NgramLevel {
     const slots = this.slots;
     const mask = this.mask;
     const keys = this.keys;
-    let i = slotHash(context, word) & mask;
+    const h = slotHash(context, word);
+    const tag = h & ~mask;
+    let i = h & mask;
     for (;;) {
       const slot = slots[i];
       if (slot === 0) return -1;
-      const at = 2 * (slot - 1);
-      if (keys[at + 1] === word && keys[at] === context) return slot - 1;
+      if ((slot & ~mask) === tag) {
+        const at = 2 * ((slot & mask) - 1);
+        if (keys[at + 1] === word && keys[at] === context) return (slot & mask) - 1;
+      }
       i = (i + 1) & mask;
     }
   }
@@ -129,9 +139,10 @@ export class NgramLevel {
   private insertSlot(id: number): void {
     const slots = this.slots;
     const mask = this.mask;
-    let i = slotHash(this.keys[2 * id], this.keys[2 * id + 1]) & mask;
+    const h = slotHash(this.keys[2 * id], this.keys[2 * id + 1]);
+    let i = h & mask;
     while (slots[i] !== 0) i = (i + 1) & mask;
-    slots[i] = id + 1;
+    slots[i] = (h & ~mask) | (id + 1);
   }
 
   /** Bytes held by the typed arrays of this level. */
