@@ -110,7 +110,7 @@ export class ArpaPredictor implements TokenPredictor {
       const level = this.levels[k];
       const logProb = this.logProb[k];
       for (let id = parents[context]; id >= 0; id = level.nextSibling[id])
-        into.set(level.keys[2 * id + 1], 10 ** logProb[id]);
+        into.set(level.wordOf(id), 10 ** logProb[id]);
     }
   }
 

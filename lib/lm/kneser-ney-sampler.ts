@@ -1,6 +1,6 @@
 import type { ContextState } from './context-state';
 import type { KneserNeyEstimator } from './kneser-ney';
-import { TOTAL } from './ngram-counts';
+import { COUNT, TOTAL } from './ngram-counts';
 import { sampleToken } from './sampling';
 import { CACHED_SUCCESSORS } from './successor-cache';
 import type { TokenDistribution } from './token-distribution';
@@ -58,11 +58,11 @@ function drawInterpolated(estimator: KneserNeyEstimator, state: ContextState, ra
     if (counts.successorCount(k - 1, context) > CACHED_SUCCESSORS)
       return estimator.successors.pick(k, context, d, target);
     const level = counts.levels[k];
-    const cells = counts.cells[k];
-    const stride = counts.stride[k];
+    const cells = level.cells;
+    const stride = level.stride;
     let last = -1;
     for (let id = counts.levels[k - 1].firstChild![context]; id >= 0; id = level.nextSibling[id]) {
-      const c = cells[id * stride];
+      const c = cells[id * stride + COUNT];
       target -= c - (c === 1 ? d1 : c === 2 ? d2 : d3);
       last = id;
       if (target < 0) break;

@@ -1,23 +1,25 @@
-import { resizeInt32 } from './growth';
-import { NgramLevel } from './ngram-level';
+import { CONTEXT, KEY_WIDTH, NgramLevel } from './ngram-level';
 import { BOS, EOS } from './vocabulary';
 
 // Module-local copies for the counting loop: transpiled imports are read through getters.
 const START = BOS;
 const END = EOS;
+const AT_CONTEXT = CONTEXT;
 
-/** Fields of an entry's cell: its own adjusted count, then the statistics of its successors. */
-export const COUNT = 0;
+/** Fields of an entry's cell after its key: its own adjusted count, then the statistics of its successors. */
+export const COUNT = KEY_WIDTH;
 /** Sum of the successors' counts. */
-export const TOTAL = 1;
+export const TOTAL = KEY_WIDTH + 1;
 /** Successors with count 1, 2 and 3 or more. */
-export const ONES = 2;
-export const TWOS = 3;
-export const THREE_PLUS = 4;
+export const ONES = KEY_WIDTH + 2;
+export const TWOS = KEY_WIDTH + 3;
+export const THREE_PLUS = KEY_WIDTH + 4;
 /** Largest successor count (bounds probabilities for rejection sampling). */
-export const MAX_CHILD = 5;
-/** Cell width of entries that can be contexts; top-order entries only hold COUNT. */
-export const CONTEXT_CELL = 6;
+export const MAX_CHILD = KEY_WIDTH + 5;
+/** Cell width of entries that can be contexts (8 ints: a cell never straddles a cache line). */
+export const CONTEXT_CELL = KEY_WIDTH + 6;
+/** Cell width of top-order entries, which only hold COUNT. */
+const TOP_CELL = KEY_WIDTH + 1;
 
 /**
  * Kneser-Ney adjusted counts of orders 1..N for one direction, kept up to date sentence by
@@ -26,15 +28,13 @@ export const CONTEXT_CELL = 6;
  * - any other lower-order n-gram counts its distinct left extensions (`<s>` included), so its count
  *   grows exactly when a left extension is seen for the first time.
  *
- * `cells[k]` holds, per entry of order k, its count and, below the top order, the statistics of
- * its successors that the estimator needs (fields above), side by side so one query step reads
- * one cache line. `cells[0]` is the empty context, whose successors are the unigrams.
+ * The cells of `levels[k]` hold, per entry of order k, its key, its count and, below the top
+ * order, the statistics of its successors that the estimator needs (fields above), side by side so
+ * one query step reads one cache line. Level 0 is the empty context, whose successors are the
+ * unigrams.
  */
 export class NgramCounts {
   readonly levels: NgramLevel[];
-  readonly cells: Int32Array[];
-  /** Cell width per order. */
-  readonly stride: Int32Array;
   /** countsOfCounts[k][c] = number of order-k entries with adjusted count c, c = 1..4. */
   readonly countsOfCounts: Float64Array[];
   /** Bumped on every change, so derived values (discounts, samplers) know when to recompute. */
@@ -46,16 +46,13 @@ export class NgramCounts {
   constructor(readonly order: number) {
     if (!Number.isInteger(order) || order < 1) throw new RangeError('order must be a positive integer');
     this.levels = [];
-    this.cells = [];
-    this.stride = new Int32Array(order + 1);
     this.countsOfCounts = [];
     for (let k = 0; k <= order; k++) {
       this.countsOfCounts.push(new Float64Array(5));
-      this.stride[k] = k < order ? CONTEXT_CELL : 1;
-      const level = new NgramLevel(k <= 1, k === order, k === 0 ? 1 : 16);
+      const fields = (k < order ? CONTEXT_CELL : TOP_CELL) - KEY_WIDTH;
+      const level = new NgramLevel(k <= 1, k === order, k === 0 ? 1 : 16, fields);
       if (k === 0) level.size = 1;
       this.levels.push(level);
-      this.cells.push(new Int32Array(level.capacity * this.stride[k]));
     }
     this.ids = new Int32Array(order + 1);
     this.previous = new Int32Array(order + 1);
@@ -96,18 +93,19 @@ export class NgramCounts {
 
   /** The adjusted count of entry `id` of order k. */
   countOf(k: number, id: number): number {
-    return this.cells[k][id * this.stride[k]];
+    const level = this.levels[k];
+    return level.cells[id * level.stride + COUNT];
   }
 
   /** A successor statistic (TOTAL, ONES, ...) of entry `id` of order k < N as a context. */
   statOf(k: number, id: number, field: number): number {
-    return this.cells[k][id * CONTEXT_CELL + field];
+    return this.levels[k].cells[id * CONTEXT_CELL + field];
   }
 
   /** Number of successors of entry `id` of order k < N. */
   successorCount(k: number, id: number): number {
     const at = id * CONTEXT_CELL;
-    const cells = this.cells[k];
+    const cells = this.levels[k].cells;
     return cells[at + ONES] + cells[at + TWOS] + cells[at + THREE_PLUS];
   }
 
@@ -119,7 +117,6 @@ export class NgramCounts {
   restoreLevel(k: number, size: number, contexts: Int32Array, words: Int32Array, values: Int32Array): void {
     const level = this.levels[k];
     level.load(size, contexts, words);
-    this.fitCells(k);
     if (k > 1) {
       const parents = this.levels[k - 1].firstChild!;
       for (let id = size - 1; id >= 0; id--) {
@@ -128,13 +125,13 @@ export class NgramCounts {
         parents[context] = id;
       }
     }
-    const cells = this.cells[k];
-    const stride = this.stride[k];
-    const parents = this.cells[k - 1];
+    const cells = level.cells;
+    const stride = level.stride;
+    const parents = this.levels[k - 1].cells;
     const countsOfCounts = this.countsOfCounts[k];
     for (let id = 0; id < size; id++) {
       const c = values[id];
-      cells[id * stride] = c;
+      cells[id * stride + COUNT] = c;
       if (c === 0) continue;
       const at = (k === 1 ? 0 : contexts[id]) * CONTEXT_CELL;
       parents[at + TOTAL] += c;
@@ -149,7 +146,6 @@ export class NgramCounts {
   private addEntry(k: number, context: number, word: number): number {
     const level = this.levels[k];
     const id = level.add(context, word);
-    this.fitCells(k);
     if (k > 1) {
       const parents = this.levels[k - 1].firstChild!;
       level.nextSibling[id] = parents[context];
@@ -159,10 +155,12 @@ export class NgramCounts {
   }
 
   private increment(k: number, id: number): void {
-    const cells = this.cells[k];
-    const old = cells[id * this.stride[k]]++;
-    const parents = this.cells[k - 1];
-    const at = (k === 1 ? 0 : this.levels[k].contextOf(id)) * CONTEXT_CELL;
+    const level = this.levels[k];
+    const cells = level.cells;
+    const own = id * level.stride;
+    const old = cells[own + COUNT]++;
+    const parents = this.levels[k - 1].cells;
+    const at = (k === 1 ? 0 : cells[own + AT_CONTEXT]) * CONTEXT_CELL;
     parents[at + TOTAL]++;
     if (old + 1 > parents[at + MAX_CHILD]) parents[at + MAX_CHILD] = old + 1;
     if (old === 0) parents[at + ONES]++;
@@ -178,12 +176,6 @@ export class NgramCounts {
     if (old + 1 <= 4) counts[old + 1]++;
   }
 
-  /** Makes the cells of order k as long as its level's capacity. */
-  private fitCells(k: number): void {
-    const needed = this.levels[k].capacity * this.stride[k];
-    if (this.cells[k].length < needed) this.cells[k] = resizeInt32(this.cells[k], needed);
-  }
-
   /** Number of entries of order k. */
   entries(k: number): number {
     return this.levels[k].size;
@@ -192,7 +184,7 @@ export class NgramCounts {
   /** Bytes held by typed arrays. */
   get byteLength(): number {
     let bytes = 0;
-    for (let k = 1; k <= this.order; k++) bytes += this.levels[k].byteLength + this.cells[k].byteLength;
+    for (let k = 1; k <= this.order; k++) bytes += this.levels[k].byteLength;
     return bytes;
   }
 }

@@ -2,6 +2,12 @@ import { nextCapacity, resizeInt32 } from './growth';
 
 const MAX_LOAD = 0.6;
 
+/** Fields of every entry's cell: its key (context entry id at the order below, word id). */
+export const CONTEXT = 0;
+export const WORD = 1;
+/** Ints of the key; the owner's fields follow it. */
+export const KEY_WIDTH = 2;
+
 /** Hash of the key (context, word): its low bits pick the slot, its high bits tag it. */
 function slotHash(context: number, word: number): number {
   let h = Math.imul(context ^ 0x5bd1e995, 0x9e3779b1) ^ Math.imul(word + 0x27d4eb2f, 0x85ebca77);
@@ -14,24 +20,30 @@ function slotHash(context: number, word: number): number {
 /**
  * The n-grams of one order: entry ids are dense (insertion order) and an entry is the pair
  * (id of its context at the order below, word id), found through an open-addressing table of
- * `Int32Array` slots. Keys are exact, so there are no hash collisions to reason about. The pair
- * is stored side by side in `keys` (context at 2·id, word at 2·id+1) so a probe touches one
- * cache line. Entries sharing a context are chained (`firstChild` on the order below,
- * `nextSibling` here) so the successors of a context can be walked without scanning.
+ * `Int32Array` slots. Keys are exact, so there are no hash collisions to reason about.
  *
- * Order 1 is `direct`: the entry id is the word id and the context is always 0 (the root).
+ * Each entry owns a cell of `stride` ints in `cells`: its key, then `fields` ints its owner uses
+ * (counts, statistics). Key and values side by side mean a lookup that finds an entry has its
+ * values in the same cache line: two random reads (slot, cell) per lookup. Entries sharing a
+ * context are chained (`firstChild` on the order below, `nextSibling` here) so the successors of a
+ * context can be walked without scanning.
+ *
+ * Order 1 is `direct`: the entry id is the word id, the context is always 0 (the root) and the
+ * key fields of its cells are unused.
  */
 export class NgramLevel {
   size = 0;
   capacity: number;
-  keys: Int32Array;
+  /** Ints per entry: the key and the owner's fields. */
+  readonly stride: number;
+  cells: Int32Array;
   nextSibling: Int32Array;
   /** First successor entry (at the order above) of each entry, -1 when none; null at the top order. */
   firstChild: Int32Array | null;
   /**
    * Open-addressing table, 0 when empty; an occupied slot holds the entry id + 1 in its low bits
    * (under `mask`: a level never holds as many entries as slots) and the key's hash bits above
-   * them, so a probe only reads the keys of an entry whose hash bits agree.
+   * them, so a probe only reads the cell of an entry whose hash bits agree.
    */
   private slots: Int32Array;
   private mask: number;
@@ -40,9 +52,11 @@ export class NgramLevel {
     readonly direct: boolean,
     readonly isTop: boolean,
     capacity = 16,
+    fields = 0,
   ) {
     this.capacity = capacity;
-    this.keys = new Int32Array(direct ? 0 : 2 * capacity);
+    this.stride = KEY_WIDTH + fields;
+    this.cells = new Int32Array(this.stride * capacity);
     this.nextSibling = new Int32Array(direct ? 0 : capacity).fill(-1);
     this.firstChild = isTop ? null : new Int32Array(capacity).fill(-1);
     const slotCount = direct ? 0 : slotCountFor(capacity);
@@ -52,12 +66,12 @@ export class NgramLevel {
 
   /** The context entry id of entry `id` (0 at order 1). */
   contextOf(id: number): number {
-    return this.direct ? 0 : this.keys[2 * id];
+    return this.direct ? 0 : this.cells[id * this.stride + CONTEXT];
   }
 
   /** The word id of entry `id`. */
   wordOf(id: number): number {
-    return this.direct ? id : this.keys[2 * id + 1];
+    return this.direct ? id : this.cells[id * this.stride + WORD];
   }
 
   /** The entry id of (context, word), or -1. */
@@ -65,7 +79,8 @@ export class NgramLevel {
     if (this.direct) return word < this.size ? word : -1;
     const slots = this.slots;
     const mask = this.mask;
-    const keys = this.keys;
+    const cells = this.cells;
+    const stride = this.stride;
     const h = slotHash(context, word);
     const tag = h & ~mask;
     let i = h & mask;
@@ -73,8 +88,9 @@ export class NgramLevel {
       const slot = slots[i];
       if (slot === 0) return -1;
       if ((slot & ~mask) === tag) {
-        const at = 2 * ((slot & mask) - 1);
-        if (keys[at + 1] === word && keys[at] === context) return (slot & mask) - 1;
+        const id = (slot & mask) - 1;
+        const at = id * stride;
+        if (cells[at + WORD] === word && cells[at + CONTEXT] === context) return id;
       }
       i = (i + 1) & mask;
     }
@@ -91,8 +107,9 @@ export class NgramLevel {
     }
     this.ensureCapacity(this.size + 1);
     const id = this.size++;
-    this.keys[2 * id] = context;
-    this.keys[2 * id + 1] = word;
+    const at = id * this.stride;
+    this.cells[at + CONTEXT] = context;
+    this.cells[at + WORD] = word;
     this.nextSibling[id] = -1;
     if (this.firstChild) this.firstChild[id] = -1;
     this.insertSlot(id);
@@ -103,8 +120,8 @@ export class NgramLevel {
   ensureCapacity(needed: number): void {
     if (needed > this.capacity) {
       const capacity = nextCapacity(this.capacity, needed);
+      this.cells = resizeInt32(this.cells, this.stride * capacity);
       if (!this.direct) {
-        this.keys = resizeInt32(this.keys, 2 * capacity);
         this.nextSibling = resizeInt32(this.nextSibling, capacity);
         this.nextSibling.fill(-1, this.capacity);
       }
@@ -122,10 +139,11 @@ export class NgramLevel {
     this.ensureCapacity(size);
     this.size = size;
     if (this.direct) return;
-    const keys = this.keys;
-    for (let id = 0; id < size; id++) {
-      keys[2 * id] = contexts[id];
-      keys[2 * id + 1] = words[id];
+    const cells = this.cells;
+    const stride = this.stride;
+    for (let id = 0, at = 0; id < size; id++, at += stride) {
+      cells[at + CONTEXT] = contexts[id];
+      cells[at + WORD] = words[id];
     }
     this.rebuildSlots(slotCountFor(size));
   }
@@ -139,7 +157,8 @@ export class NgramLevel {
   private insertSlot(id: number): void {
     const slots = this.slots;
     const mask = this.mask;
-    const h = slotHash(this.keys[2 * id], this.keys[2 * id + 1]);
+    const at = id * this.stride;
+    const h = slotHash(this.cells[at + CONTEXT], this.cells[at + WORD]);
     let i = h & mask;
     while (slots[i] !== 0) i = (i + 1) & mask;
     slots[i] = (h & ~mask) | (id + 1);
@@ -148,7 +167,7 @@ export class NgramLevel {
   /** Bytes held by the typed arrays of this level. */
   get byteLength(): number {
     return (
-      this.keys.byteLength +
+      this.cells.byteLength +
       this.nextSibling.byteLength +
       (this.firstChild?.byteLength ?? 0) +
       this.slots.byteLength

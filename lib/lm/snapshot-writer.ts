@@ -1,7 +1,8 @@
 import { ByteWriter } from './byte-stream';
-import type { NgramCounts } from './ngram-counts';
+import { COUNT, type NgramCounts } from './ngram-counts';
 import type { NgramModel } from './ngram-model';
 import { SNAPSHOT_MAGIC, SNAPSHOT_VERSION, TOKENIZER_CODES } from './snapshot-format';
+import { trieOrder } from './trie-order';
 import { MARKER_COUNT } from './vocabulary';
 
 /**
@@ -43,43 +44,30 @@ export function writeSnapshot(model: NgramModel): Uint8Array {
  */
 function writeCounts(out: ByteWriter, counts: NgramCounts): void {
   const unigrams = counts.levels[1];
-  out.uint(unigrams.size);
-  for (let w = 0; w < unigrams.size; w++) out.uint(counts.countOf(1, w));
-  let parents = Int32Array.from({ length: unigrams.size }, (_, w) => w);
-  let children: Float64Array = new Float64Array(1024);
+  const wordCount = unigrams.size;
+  out.uint(wordCount);
+  for (let w = 0; w < wordCount; w++) out.uint(counts.countOf(1, w));
+  // Position in the written order of each entry of the order below; unigrams are written by id.
+  let rank = Int32Array.from({ length: wordCount }, (_, w) => w);
+  let rankCount = wordCount;
   for (let k = 2; k <= counts.order; k++) {
     const level = counts.levels[k];
-    const firstChild = counts.levels[k - 1].firstChild!;
-    const written = new Int32Array(level.size);
-    let next = 0;
+    const { ids, words, values, starts } = trieOrder(level, rank, rankCount, COUNT);
     out.uint(level.size);
-    for (const parent of parents) {
-      // Successors packed as word·2^31 + id, so sorting the numbers sorts by word.
-      let n = 0;
-      for (let id = firstChild[parent]; id >= 0; id = level.nextSibling[id]) {
-        if (n === children.length) children = growFloat64(children);
-        children[n++] = level.wordOf(id) * ID_SPAN + id;
-      }
-      if (n > 1) children.subarray(0, n).sort();
-      out.uint(n);
+    for (let r = 0; r < rankCount; r++) {
+      const end = starts[r + 1];
+      out.uint(end - starts[r]);
       let previous = 0;
-      for (let i = 0; i < n; i++) {
-        const id = children[i] % ID_SPAN;
-        const word = (children[i] - id) / ID_SPAN;
-        out.uint(word - previous);
-        previous = word;
-        out.uint(counts.countOf(k, id));
-        written[next++] = id;
+      for (let i = starts[r]; i < end; i++) {
+        out.uint(words[i] - previous);
+        previous = words[i];
+        out.uint(values[i]);
       }
     }
-    parents = written;
+    if (k < counts.order) {
+      rank = new Int32Array(level.size);
+      for (let i = 0; i < ids.length; i++) rank[ids[i]] = i;
+      rankCount = level.size;
+    }
   }
-}
-
-const ID_SPAN = 2 ** 31;
-
-function growFloat64(array: Float64Array): Float64Array {
-  const grown = new Float64Array(array.length * 2);
-  grown.set(array);
-  return grown;
 }
