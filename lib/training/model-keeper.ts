@@ -11,6 +11,9 @@ export interface CorpusPosition {
   epoch: string;
 }
 
+/** Chunks read per request while catching up (at most 8 MB of text at the 1 MB train cap). */
+const TAIL_PAGE_CHUNKS = 8;
+
 export interface ModelKeeperOptions {
   order: number;
   /** Write a snapshot once this many chunks are past the last one. */
@@ -81,8 +84,11 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       epoch = position.epoch;
     }
     if (applied === 0 && position.chunks > 0) await loadSnapshot(position);
-    if (position.chunks > applied) {
-      const texts = await store.lrange(trainingKeys.chunks, applied, position.chunks - 1);
+    // Paged, so a long tail never becomes one oversized REST response.
+    while (position.chunks > applied) {
+      const last = Math.min(position.chunks, applied + TAIL_PAGE_CHUNKS) - 1;
+      const texts = await store.lrange(trainingKeys.chunks, applied, last);
+      if (texts.length === 0) break;
       for (const text of texts) model.addText(text);
       applied += texts.length;
     }

@@ -106,6 +106,16 @@ describe('the model in a serverless world', () => {
     expect(model.tokenCount).toBe(warmModel.tokenCount);
   });
 
+  it('a cold instance without a snapshot replays a long tail page by page', async () => {
+    const services = await redisServices();
+    const warm = createModelKeeper(services.store, { order: 3, snapshotEvery: 1000 });
+    for (let index = 0; index < 20; index++) await warm.train(`word${index} shared text`);
+    const cold = createModelKeeper(services.store, { order: 3, snapshotEvery: 1000 });
+    const model = await cold.current();
+    expect(model.vocabSize).toBe(22);
+    expect(model.tokenCount).toBe(60);
+  });
+
   it('another instance sees new chunks and a reset', async () => {
     const services = await redisServices();
     const one = createModelKeeper(services.store, { order: 3, snapshotEvery: 100 });
