@@ -1,0 +1,6 @@
+export {
+  adminExportHandlers,
+  adminResetModelHandlers,
+  adminSessionHandlers,
+  adminStatsHandlers,
+} from './handlers';

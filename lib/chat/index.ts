@@ -1,0 +1,11 @@
+export { type ChatImage, readChatImage } from './image-input';
+export { type ChatOutcome, respondToChat } from './respond';
+export {
+  CHAT_BODY_LIMIT_BYTES,
+  type ChatRequest,
+  type ChatResponse,
+  chatRequestSchema,
+  MAX_MESSAGE_CHARS,
+  MAX_REPLY_TOKENS,
+  type ModelMode,
+} from './schema';
