@@ -51,8 +51,8 @@ export function createUpstashStore(redis: Redis, blobRedis: Redis = redis): Stor
 
   function batch(): StoreBatch {
     const tx = redis.multi();
+    // One decoder per queued command; `skip` marks helper commands whose results are not returned.
     const decoders: ((value: unknown) => unknown)[] = [];
-    const same = (value: unknown) => value;
     const builder: StoreBatch = {
       get: (key) => add(() => tx.get(key), asStringOrNull),
       set: (key, value, options) => {
@@ -105,7 +105,7 @@ export function createUpstashStore(redis: Redis, blobRedis: Redis = redis): Stor
         return out;
       },
     };
-    function add(queue: () => unknown, decode: (value: unknown) => unknown = same): StoreBatch {
+    function add(queue: () => unknown, decode: (value: unknown) => unknown): StoreBatch {
       queue();
       decoders.push(decode);
       return builder;
