@@ -1,5 +1,5 @@
-import { healthHandlers } from '../lib/health/handlers';
-import { endpoint } from '../lib/http';
-import { defaultServices } from '../lib/services';
+import { healthHandlers } from '../lib/health/handlers.js';
+import { endpoint } from '../lib/http/index.js';
+import { defaultServices } from '../lib/services/index.js';
 
 export default endpoint(healthHandlers(defaultServices));

@@ -1,5 +1,5 @@
-import { endpoint, json } from '../lib/http';
-import { openApiDocument } from '../lib/openapi';
+import { endpoint, json } from '../lib/http/index.js';
+import { openApiDocument } from '../lib/openapi/index.js';
 
 export default endpoint({
   GET() {

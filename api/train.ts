@@ -1,5 +1,5 @@
-import { endpoint } from '../lib/http';
-import { defaultServices } from '../lib/services';
-import { trainHandlers } from '../lib/training/handlers';
+import { endpoint } from '../lib/http/index.js';
+import { defaultServices } from '../lib/services/index.js';
+import { trainHandlers } from '../lib/training/handlers.js';
 
 export default endpoint(trainHandlers(defaultServices));

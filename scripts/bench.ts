@@ -7,12 +7,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createModel, EOS, type NgramModel, restoreModel, UNK } from '../lib/lm';
-import { generateReply, mulberry32, type ReplyBudget, replyBudgets } from '../lib/reply';
-import { createEmbeddedStore, type Store, upstashStore } from '../lib/store';
-import { createModelKeeper, trainingKeys } from '../lib/training';
-import { startRedisServer } from '../tests/support/redis-server';
-import { startUpstashBridge } from '../tests/support/upstash-bridge';
+import { createModel, EOS, type NgramModel, restoreModel, UNK } from '../lib/lm/index.js';
+import { generateReply, mulberry32, type ReplyBudget, replyBudgets } from '../lib/reply/index.js';
+import { createEmbeddedStore, type Store, upstashStore } from '../lib/store/index.js';
+import { createModelKeeper, trainingKeys } from '../lib/training/index.js';
+import { startRedisServer } from '../tests/support/redis-server.js';
+import { startUpstashBridge } from '../tests/support/upstash-bridge.js';
 
 const CORPUS =
   process.env.BENCH_CORPUS ?? resolve(import.meta.dirname, '../../shared/corpora/kjv/kjv.raw.txt');

@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createModel, evaluatePerplexity, type LanguageModel, loadArpa } from '../lib/lm';
+import { createModel, evaluatePerplexity, type LanguageModel, loadArpa } from '../lib/lm/index.js';
 
 const USAGE = `usage:
   lm eval --order N --train FILE --test FILE [--pretokenized]

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
-import { ConfigError, getConfig } from '../lib/config';
-import { createLocalApp } from '../lib/local-server';
-import { defaultServices } from '../lib/services';
+import { ConfigError, getConfig } from '../lib/config/index.js';
+import { createLocalApp } from '../lib/local-server/index.js';
+import { defaultServices } from '../lib/services/index.js';
 
 /** `npm start`: the api/ functions and public/ on http://localhost:PORT, as Vercel routes them. */
 async function main(): Promise<void> {

@@ -1,6 +1,6 @@
-import { HttpError, json, type MethodHandler } from '../http';
-import type { Services } from '../services';
-import { sessionKeys } from '../sessions';
+import { HttpError, json, type MethodHandler } from '../http/index.js';
+import type { Services } from '../services/index.js';
+import { sessionKeys } from '../sessions/index.js';
 
 type Handlers = Partial<Record<'GET' | 'POST' | 'DELETE', MethodHandler>>;
 

@@ -3,4 +3,4 @@ export {
   adminResetModelHandlers,
   adminSessionHandlers,
   adminStatsHandlers,
-} from './handlers';
+} from './handlers.js';

@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors';
+import { HttpError } from '../http/errors.js';
 
 /**
  * The token of an `Authorization: Bearer <token>` header, or undefined when there is no header.

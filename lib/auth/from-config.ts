@@ -1,7 +1,7 @@
-import type { Config } from '../config/schema';
-import { createOwnerGuard } from './owner-guard';
-import { createTokenVerifier } from './token-verifier';
-import type { OwnerGuard, TokenVerifier } from './types';
+import type { Config } from '../config/schema.js';
+import { createOwnerGuard } from './owner-guard.js';
+import { createTokenVerifier } from './token-verifier.js';
+import type { OwnerGuard, TokenVerifier } from './types.js';
 
 /** The ID-token verifier described by OIDC_ISSUER, OIDC_AUDIENCE and OIDC_JWKS_URL. */
 export function verifierFromConfig(

@@ -1,12 +1,12 @@
-export { bearerToken } from './bearer-token';
-export { ownerGuardFromConfig, verifierFromConfig } from './from-config';
-export { createOwnerGuard } from './owner-guard';
-export type { TokenFailure } from './token-errors';
-export { createTokenVerifier } from './token-verifier';
+export { bearerToken } from './bearer-token.js';
+export { ownerGuardFromConfig, verifierFromConfig } from './from-config.js';
+export { createOwnerGuard } from './owner-guard.js';
+export type { TokenFailure } from './token-errors.js';
+export { createTokenVerifier } from './token-verifier.js';
 export type {
   OwnerGuard,
   OwnerGuardOptions,
   TokenVerifier,
   TokenVerifierOptions,
   VerifiedIdentity,
-} from './types';
+} from './types.js';

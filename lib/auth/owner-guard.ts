@@ -1,7 +1,7 @@
-import { HttpError } from '../http/errors';
-import { bearerToken } from './bearer-token';
-import { equalsConstantTime } from './constant-time';
-import type { OwnerGuard, OwnerGuardOptions } from './types';
+import { HttpError } from '../http/errors.js';
+import { bearerToken } from './bearer-token.js';
+import { equalsConstantTime } from './constant-time.js';
+import type { OwnerGuard, OwnerGuardOptions } from './types.js';
 
 /**
  * The owner check of admin endpoints. `X-Owner-Email` must name OWNER_EMAIL (401 when missing,

@@ -1,5 +1,5 @@
 import { errors } from 'jose';
-import { HttpError } from '../http/errors';
+import { HttpError } from '../http/errors.js';
 
 /** Why a token was refused; sent as `reason` beside `code: 'invalid_token'`. */
 export type TokenFailure =

@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, customFetch, jwtVerify, type RemoteJWKSet } from 'jose';
-import { createJwksDiscovery } from './discovery';
-import { invalidToken, toInvalidToken } from './token-errors';
-import type { TokenVerifier, TokenVerifierOptions, VerifiedIdentity } from './types';
+import { createJwksDiscovery } from './discovery.js';
+import { invalidToken, toInvalidToken } from './token-errors.js';
+import type { TokenVerifier, TokenVerifierOptions, VerifiedIdentity } from './types.js';
 
 /**
  * Verifies OIDC ID tokens against the issuer's published keys: `jwksUrl` when given, else the

@@ -1,7 +1,7 @@
-import { logError } from '../log';
-import { assistPrompt, type ExternalModel, ExternalModelError, type Mode } from '../provider';
-import type { Turn } from '../sessions';
-import type { ChatImage } from './image-input';
+import { logError } from '../log/index.js';
+import { assistPrompt, type ExternalModel, ExternalModelError, type Mode } from '../provider/index.js';
+import type { Turn } from '../sessions/index.js';
+import type { ChatImage } from './image-input.js';
 
 export interface AssistOutcome {
   /** The external model's answer; undefined when it was not asked or failed. */

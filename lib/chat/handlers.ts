@@ -1,11 +1,11 @@
-import { json, type MethodHandler, readJson, validate } from '../http';
-import { underClientLimit } from '../limits';
-import type { Services } from '../services';
-import { sessionHeaders } from '../sessions';
-import { signedInUser } from './identity';
-import { readChatImage } from './image-input';
-import { respondToChat } from './respond';
-import { CHAT_BODY_LIMIT_BYTES, chatRequestSchema } from './schema';
+import { json, type MethodHandler, readJson, validate } from '../http/index.js';
+import { underClientLimit } from '../limits/index.js';
+import type { Services } from '../services/index.js';
+import { sessionHeaders } from '../sessions/index.js';
+import { signedInUser } from './identity.js';
+import { readChatImage } from './image-input.js';
+import { respondToChat } from './respond.js';
+import { CHAT_BODY_LIMIT_BYTES, chatRequestSchema } from './schema.js';
 
 /** POST /api/chat (Variant A). */
 export function chatHandlers(services: () => Services): { POST: MethodHandler } {

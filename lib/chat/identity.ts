@@ -1,4 +1,4 @@
-import { bearerToken, type TokenVerifier, type VerifiedIdentity } from '../auth';
+import { bearerToken, type TokenVerifier, type VerifiedIdentity } from '../auth/index.js';
 
 /**
  * The signed-in user, when the request carries `Authorization: Bearer <ID token>`. A present but

@@ -4,7 +4,7 @@ import {
   describeImage,
   formatAnalysis,
   type ImageAnalysis,
-} from '../vision';
+} from '../vision/index.js';
 
 /** An image sent with a chat message, checked and analysed locally. */
 export interface ChatImage {

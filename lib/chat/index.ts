@@ -1,5 +1,5 @@
-export { type ChatImage, readChatImage } from './image-input';
-export { type ChatOutcome, respondToChat } from './respond';
+export { type ChatImage, readChatImage } from './image-input.js';
+export { type ChatOutcome, respondToChat } from './respond.js';
 export {
   CHAT_BODY_LIMIT_BYTES,
   type ChatRequest,
@@ -8,4 +8,4 @@ export {
   MAX_MESSAGE_CHARS,
   MAX_REPLY_TOKENS,
   type ModelMode,
-} from './schema';
+} from './schema.js';

@@ -1,10 +1,10 @@
-import { HttpError } from '../http';
-import { formatThought, generateReply, replyBudgets } from '../reply';
-import type { Services } from '../services';
-import { beginSessionMessage, recordExchange, type Turn } from '../sessions';
-import { assistWithExternal } from './assist';
-import type { ChatImage } from './image-input';
-import type { ChatRequest, ChatResponse } from './schema';
+import { HttpError } from '../http/index.js';
+import { formatThought, generateReply, replyBudgets } from '../reply/index.js';
+import type { Services } from '../services/index.js';
+import { beginSessionMessage, recordExchange, type Turn } from '../sessions/index.js';
+import { assistWithExternal } from './assist.js';
+import type { ChatImage } from './image-input.js';
+import type { ChatRequest, ChatResponse } from './schema.js';
 
 /** Turns of the session whose words feed the keywords. */
 const KEYWORD_TURNS = 6;

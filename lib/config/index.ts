@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { type Config, configSchema } from './schema';
+import { type Config, configSchema } from './schema.js';
 
-export type { Config } from './schema';
-export { configSchema } from './schema';
+export type { Config } from './schema.js';
+export { configSchema } from './schema.js';
 
 /** Thrown when an environment variable has an invalid value; the message names the variable. */
 export class ConfigError extends Error {

@@ -1,7 +1,7 @@
-import { json, type MethodHandler } from '../http';
-import type { Services } from '../services';
-import { trainingKeys } from '../training/keys';
-import { healthReport } from '.';
+import { json, type MethodHandler } from '../http/index.js';
+import type { Services } from '../services/index.js';
+import { trainingKeys } from '../training/keys.js';
+import { healthReport } from './index.js';
 
 /** GET /api/health: 200 with status and vocabulary size, 503 when the store cannot be reached. */
 export function healthHandlers(services: () => Services): { GET: MethodHandler } {

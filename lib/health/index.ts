@@ -1,5 +1,5 @@
-import type { Services } from '../services';
-import { serviceVersion } from '../services';
+import type { Services } from '../services/index.js';
+import { serviceVersion } from '../services/index.js';
 
 /** What GET /api/health reports. */
 export interface HealthReport {

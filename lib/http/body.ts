@@ -1,4 +1,4 @@
-import { HttpError } from './errors';
+import { HttpError } from './errors.js';
 
 /** Default cap on JSON request bodies; endpoints may ask for a larger one. */
 export const DEFAULT_JSON_LIMIT_BYTES = 64 * 1024;

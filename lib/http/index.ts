@@ -1,6 +1,6 @@
-export { DEFAULT_JSON_LIMIT_BYTES, readBodyLimited, readJson } from './body';
-export { clientAddress } from './client-address';
-export { type Endpoint, endpoint, type Method, type MethodHandler } from './endpoint';
-export { type ErrorCode, errorStatus, HttpError } from './errors';
-export { corsHeaders, errorResponse, json } from './responses';
-export { validate } from './validate';
+export { DEFAULT_JSON_LIMIT_BYTES, readBodyLimited, readJson } from './body.js';
+export { clientAddress } from './client-address.js';
+export { type Endpoint, endpoint, type Method, type MethodHandler } from './endpoint.js';
+export { type ErrorCode, errorStatus, HttpError } from './errors.js';
+export { corsHeaders, errorResponse, json } from './responses.js';
+export { validate } from './validate.js';

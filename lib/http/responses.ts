@@ -1,4 +1,4 @@
-import type { HttpError } from './errors';
+import type { HttpError } from './errors.js';
 
 /** Headers every response carries: any origin may call the service from a browser. */
 export const corsHeaders: Record<string, string> = {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { HttpError } from './errors';
+import { HttpError } from './errors.js';
 
 /**
  * Validates input against a valibot schema; a failure is a 400 naming the field, e.g.

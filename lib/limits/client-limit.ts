@@ -1,6 +1,6 @@
-import { clientAddress, HttpError } from '../http';
-import { logError } from '../log';
-import type { RateLimiter } from '../store';
+import { clientAddress, HttpError } from '../http/index.js';
+import { logError } from '../log/index.js';
+import type { RateLimiter } from '../store/index.js';
 
 export interface ClientLimitOptions {
   /** When the store cannot be reached: true lets the request through (logged), false answers 503. */

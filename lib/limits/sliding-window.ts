@@ -1,4 +1,4 @@
-import type { RateLimiter, Store } from '../store';
+import type { RateLimiter, Store } from '../store/index.js';
 
 export interface SlidingWindowOptions {
   requests: number;

@@ -1,6 +1,6 @@
 import { Ratelimit } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
-import type { RateLimiter } from '../store';
+import type { RateLimiter } from '../store/index.js';
 
 export interface UpstashLimiterOptions {
   requests: number;

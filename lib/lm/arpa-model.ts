@@ -1,9 +1,9 @@
-import { ArpaPredictor } from './arpa-predictor';
-import type { ArpaTables } from './arpa-tables';
-import { writeArpa } from './arpa-writer';
-import type { LanguageModel } from './language-model';
-import { foldCase, type TokenizerMode, tokenize } from './tokenizer';
-import { MARKER_COUNT, Vocabulary } from './vocabulary';
+import { ArpaPredictor } from './arpa-predictor.js';
+import type { ArpaTables } from './arpa-tables.js';
+import { writeArpa } from './arpa-writer.js';
+import type { LanguageModel } from './language-model.js';
+import { foldCase, type TokenizerMode, tokenize } from './tokenizer.js';
+import { MARKER_COUNT, Vocabulary } from './vocabulary.js';
 
 /** Options for serving an ARPA file. */
 export interface ArpaOptions {

@@ -1,11 +1,11 @@
-import { type ContextState, createContextState } from './context-state';
-import { resizeFloat32 } from './growth';
-import { NgramLevel } from './ngram-level';
-import { sampleToken } from './sampling';
-import type { TokenDistribution } from './token-distribution';
-import type { TokenPredictor } from './types';
-import { UnigramTable } from './unigram-table';
-import { BOS, UNK } from './vocabulary';
+import { type ContextState, createContextState } from './context-state.js';
+import { resizeFloat32 } from './growth.js';
+import { NgramLevel } from './ngram-level.js';
+import { sampleToken } from './sampling.js';
+import type { TokenDistribution } from './token-distribution.js';
+import type { TokenPredictor } from './types.js';
+import { UnigramTable } from './unigram-table.js';
+import { BOS, UNK } from './vocabulary.js';
 
 /** log10 probability KenLM gives `<unk>` when a file has none. */
 const MISSING_UNK = -100;

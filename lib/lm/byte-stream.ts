@@ -1,4 +1,4 @@
-import { nextCapacity } from './growth';
+import { nextCapacity } from './growth.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -1,9 +1,9 @@
-import type { ContextState } from './context-state';
-import type { KneserNeyEstimator } from './kneser-ney';
-import { COUNT, TOTAL } from './ngram-counts';
-import { sampleToken } from './sampling';
-import { CACHED_SUCCESSORS } from './successor-cache';
-import type { TokenDistribution } from './token-distribution';
+import type { ContextState } from './context-state.js';
+import type { KneserNeyEstimator } from './kneser-ney.js';
+import { COUNT, TOTAL } from './ngram-counts.js';
+import { sampleToken } from './sampling.js';
+import { CACHED_SUCCESSORS } from './successor-cache.js';
+import type { TokenDistribution } from './token-distribution.js';
 
 /** Rejected draws before falling back to weighing every candidate. */
 const MAX_REJECTIONS = 12;

@@ -1,6 +1,6 @@
-import { type ContextState, createContextState } from './context-state';
-import { modifiedKneserNeyDiscounts } from './discounts';
-import { sampleKneserNey } from './kneser-ney-sampler';
+import { type ContextState, createContextState } from './context-state.js';
+import { modifiedKneserNeyDiscounts } from './discounts.js';
+import { sampleKneserNey } from './kneser-ney-sampler.js';
 import {
   CONTEXT_CELL,
   COUNT,
@@ -10,13 +10,13 @@ import {
   THREE_PLUS,
   TOTAL,
   TWOS,
-} from './ngram-counts';
-import { WORD } from './ngram-level';
-import { SuccessorCache } from './successor-cache';
-import type { TokenDistribution } from './token-distribution';
-import type { TokenPredictor } from './types';
-import { UnigramTable } from './unigram-table';
-import { BOS, UNK } from './vocabulary';
+} from './ngram-counts.js';
+import { WORD } from './ngram-level.js';
+import { SuccessorCache } from './successor-cache.js';
+import type { TokenDistribution } from './token-distribution.js';
+import type { TokenPredictor } from './types.js';
+import { UnigramTable } from './unigram-table.js';
+import { BOS, UNK } from './vocabulary.js';
 
 // Module-local copies for the query loop: transpiled imports are read through getters.
 const CELL = CONTEXT_CELL;

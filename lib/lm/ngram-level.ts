@@ -1,4 +1,4 @@
-import { nextCapacity, resizeInt32 } from './growth';
+import { nextCapacity, resizeInt32 } from './growth.js';
 
 const MAX_LOAD = 0.6;
 

@@ -1,11 +1,11 @@
-import { toArpa } from './arpa-writer';
-import { KneserNeyEstimator } from './kneser-ney';
-import type { LanguageModel } from './language-model';
-import { NgramCounts } from './ngram-counts';
-import { writeSnapshot } from './snapshot-writer';
-import { SurfaceCasing } from './surface-casing';
-import { foldCase, type TokenizerMode, tokenize } from './tokenizer';
-import { MARKER_COUNT, Vocabulary } from './vocabulary';
+import { toArpa } from './arpa-writer.js';
+import { KneserNeyEstimator } from './kneser-ney.js';
+import type { LanguageModel } from './language-model.js';
+import { NgramCounts } from './ngram-counts.js';
+import { writeSnapshot } from './snapshot-writer.js';
+import { SurfaceCasing } from './surface-casing.js';
+import { foldCase, type TokenizerMode, tokenize } from './tokenizer.js';
+import { MARKER_COUNT, Vocabulary } from './vocabulary.js';
 
 /** Options of a trainable model. */
 export interface ModelOptions {

@@ -1,5 +1,5 @@
-import type { NgramModel } from './ngram-model';
-import { deserializeModel } from './snapshot-reader';
+import type { NgramModel } from './ngram-model.js';
+import { deserializeModel } from './snapshot-reader.js';
 
 /**
  * A cold start: the model of a snapshot with the training chunks stored after it replayed on

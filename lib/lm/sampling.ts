@@ -1,5 +1,5 @@
-import type { TokenDistribution } from './token-distribution';
-import { EOS } from './vocabulary';
+import type { TokenDistribution } from './token-distribution.js';
+import { EOS } from './vocabulary.js';
 
 const TAIL_DRAWS = 32;
 

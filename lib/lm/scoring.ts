@@ -1,6 +1,6 @@
-import type { LanguageModel } from './language-model';
-import type { LineScore } from './types';
-import { EOS, UNK } from './vocabulary';
+import type { LanguageModel } from './language-model.js';
+import type { LineScore } from './types.js';
+import { EOS, UNK } from './vocabulary.js';
 
 /** Per-token log10 probabilities of one line under the forward model, `</s>` last. */
 export function scoreLine(model: LanguageModel, text: string): LineScore {

@@ -1,8 +1,8 @@
-import { ByteReader } from './byte-stream';
-import type { NgramCounts } from './ngram-counts';
-import { NgramModel } from './ngram-model';
-import { SNAPSHOT_MAGIC, SNAPSHOT_VERSION, SnapshotFormatError, TOKENIZER_CODES } from './snapshot-format';
-import { Vocabulary } from './vocabulary';
+import { ByteReader } from './byte-stream.js';
+import type { NgramCounts } from './ngram-counts.js';
+import { NgramModel } from './ngram-model.js';
+import { SNAPSHOT_MAGIC, SNAPSHOT_VERSION, SnapshotFormatError, TOKENIZER_CODES } from './snapshot-format.js';
+import { Vocabulary } from './vocabulary.js';
 
 /** A trainable model restored from `model.serialize()` bytes; training can continue on it. */
 export function deserializeModel(bytes: Uint8Array): NgramModel {

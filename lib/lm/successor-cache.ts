@@ -1,5 +1,5 @@
-import { searchCumulative } from './cumulative';
-import type { NgramCounts } from './ngram-counts';
+import { searchCumulative } from './cumulative.js';
+import type { NgramCounts } from './ngram-counts.js';
 
 /** Contexts with more successors than this are worth a cumulative table. */
 export const CACHED_SUCCESSORS = 32;

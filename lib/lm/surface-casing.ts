@@ -1,4 +1,4 @@
-import { endsSentence } from './tokenizer';
+import { endsSentence } from './tokenizer.js';
 
 /** Per word, how often each surface form was seen: counts for non-default forms live in a small map. */
 interface FormCounts {

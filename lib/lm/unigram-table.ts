@@ -1,5 +1,5 @@
-import { searchCumulative } from './cumulative';
-import { BOS, UNK } from './vocabulary';
+import { searchCumulative } from './cumulative.js';
+import { BOS, UNK } from './vocabulary.js';
 
 interface Tempered {
   cumulative: Float64Array;

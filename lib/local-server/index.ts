@@ -1,9 +1,9 @@
-import type { Endpoint } from '../http';
-import { json } from '../http';
-import { loadRoutes } from './routes';
-import { serveStatic } from './static-files';
+import type { Endpoint } from '../http/index.js';
+import { json } from '../http/index.js';
+import { loadRoutes } from './routes.js';
+import { serveStatic } from './static-files.js';
 
-export { discoverRoutes, loadRoutes } from './routes';
+export { discoverRoutes, loadRoutes } from './routes.js';
 
 /** What the Node adapter passes beside the Request: the incoming message and its socket. */
 export interface NodeBindings {

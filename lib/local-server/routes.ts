@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Endpoint } from '../http';
+import type { Endpoint } from '../http/index.js';
 
 /**
  * Vercel's file routing: api/<path>.ts answers /api/<path> (api/api/chat.ts -> /api/api/chat).

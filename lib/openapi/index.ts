@@ -1,10 +1,10 @@
-import { serviceVersion } from '../services/version';
-import { paths } from './paths';
-import { headers, responses } from './responses';
-import { schemas } from './schemas';
-import type { OpenApiDocument, PathItem } from './types';
+import { serviceVersion } from '../services/version.js';
+import { paths } from './paths.js';
+import { headers, responses } from './responses.js';
+import { schemas } from './schemas.js';
+import type { OpenApiDocument, PathItem } from './types.js';
 
-export type { JsonSchema, OpenApiDocument, Operation, PathItem } from './types';
+export type { JsonSchema, OpenApiDocument, Operation, PathItem } from './types.js';
 
 /** Every path also answers the CORS preflight, the same way. */
 function withPreflight(path: string, item: PathItem): PathItem {

@@ -1,5 +1,5 @@
-import { ref } from './schemas';
-import type { JsonSchema, Operation, PathItem, Response } from './types';
+import { ref } from './schemas.js';
+import type { JsonSchema, Operation, PathItem, Response } from './types.js';
 
 const jsonBody = (schema: JsonSchema) => ({ 'application/json': { schema } });
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });

@@ -1,5 +1,5 @@
-import { codesWithStatus, ref } from './schemas';
-import type { Header, JsonSchema, Response } from './types';
+import { codesWithStatus, ref } from './schemas.js';
+import type { Header, JsonSchema, Response } from './types.js';
 
 const jsonBody = (schema: JsonSchema) => ({ 'application/json': { schema } });
 const seconds: JsonSchema = { type: 'integer', minimum: 0 };

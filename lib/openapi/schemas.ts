@@ -1,5 +1,5 @@
-import { type ErrorCode, errorStatus } from '../http/errors';
-import type { JsonSchema } from './types';
+import { type ErrorCode, errorStatus } from '../http/errors.js';
+import type { JsonSchema } from './types.js';
 
 /** A reference to a schema of `components/schemas`. */
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });

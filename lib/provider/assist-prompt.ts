@@ -1,4 +1,4 @@
-import type { ChatMessage, ContentPart, ImageContent } from './types';
+import type { ChatMessage, ContentPart, ImageContent } from './types.js';
 
 /** What the chat handler knows when it asks the external model for help. */
 export interface AssistInput {

@@ -1,6 +1,6 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, type ModelMessage } from 'ai';
-import { ExternalModelError, toExternalModelError } from './errors';
+import { ExternalModelError, toExternalModelError } from './errors.js';
 import type {
   ChatMessage,
   Completion,
@@ -8,7 +8,7 @@ import type {
   ExternalModel,
   Mode,
   ProviderOptions,
-} from './types';
+} from './types.js';
 
 /**
  * Connects to an OpenAI-compatible Chat Completions endpoint through the AI SDK. Each call has

@@ -1,6 +1,6 @@
-import type { Config } from '../config/schema';
-import { createProvider } from './create-provider';
-import type { ExternalModel } from './types';
+import type { Config } from '../config/schema.js';
+import { createProvider } from './create-provider.js';
+import type { ExternalModel } from './types.js';
 
 type ProviderConfig = Pick<
   Config,

@@ -1,7 +1,7 @@
-export { type AssistInput, assistPrompt } from './assist-prompt';
-export { createProvider } from './create-provider';
-export { ExternalModelError, type ExternalModelFailure } from './errors';
-export { providerFromConfig } from './from-config';
+export { type AssistInput, assistPrompt } from './assist-prompt.js';
+export { createProvider } from './create-provider.js';
+export { ExternalModelError, type ExternalModelFailure } from './errors.js';
+export { providerFromConfig } from './from-config.js';
 export type {
   ChatMessage,
   Completion,
@@ -12,4 +12,4 @@ export type {
   Mode,
   ProviderOptions,
   TextContent,
-} from './types';
+} from './types.js';

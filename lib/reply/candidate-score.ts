@@ -1,4 +1,4 @@
-import type { LanguageModel } from '../lm';
+import type { LanguageModel } from '../lm/index.js';
 
 const LOG2_OF_10 = Math.log2(10);
 

@@ -1,10 +1,10 @@
-import type { LanguageModel } from '../lm';
-import { replyBudgets } from './budgets';
-import { copiedRunLimit, scoreCandidate } from './candidate-score';
-import { createGrower, growCandidate } from './grow';
-import { type Keyword, selectKeywords } from './keywords';
-import { renderReply } from './render';
-import type { Reply, ReplyRequest } from './types';
+import type { LanguageModel } from '../lm/index.js';
+import { replyBudgets } from './budgets.js';
+import { copiedRunLimit, scoreCandidate } from './candidate-score.js';
+import { createGrower, growCandidate } from './grow.js';
+import { type Keyword, selectKeywords } from './keywords.js';
+import { renderReply } from './render.js';
+import type { Reply, ReplyRequest } from './types.js';
 
 /** What an untrained model answers. */
 export const EMPTY_MODEL_REPLY = "I don't know enough yet: train me with POST /api/train";

@@ -1,5 +1,11 @@
-import { type ContextState, createContextState, EOS, TokenDistribution, type TokenPredictor } from '../lm';
-import type { RandomSource } from './random';
+import {
+  type ContextState,
+  createContextState,
+  EOS,
+  TokenDistribution,
+  type TokenPredictor,
+} from '../lm/index.js';
+import type { RandomSource } from './random.js';
 
 /** What growing candidates needs; the distributions are reused from one step to the next. */
 export interface Grower {

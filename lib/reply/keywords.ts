@@ -1,5 +1,5 @@
-import type { LanguageModel } from '../lm';
-import { PRONOUN_SWAPS, STOP_WORDS } from './stop-words';
+import type { LanguageModel } from '../lm/index.js';
+import { PRONOUN_SWAPS, STOP_WORDS } from './stop-words.js';
 
 /** A word a reply should be about. */
 export interface Keyword {

@@ -1,4 +1,4 @@
-import { detokenize, endsSentence, type LanguageModel } from '../lm';
+import { detokenize, endsSentence, type LanguageModel } from '../lm/index.js';
 
 /** The reply as text: each word in its usual casing, sentence starts capitalised, natural spacing. */
 export function renderReply(model: LanguageModel, ids: readonly number[]): string {

@@ -1,4 +1,4 @@
-import type { Reply } from './types';
+import type { Reply } from './types.js';
 
 /** A one-line account of how a reply was reached, e.g. "keywords: moses, egypt · 180 candidates (42 kept) in 38 ms · seed moses · surprise 21.3 bits". */
 export function formatThought(reply: Reply): string {

@@ -1,5 +1,5 @@
-import type { ReplyBudget } from './budgets';
-import type { RandomSource } from './random';
+import type { ReplyBudget } from './budgets.js';
+import type { RandomSource } from './random.js';
 
 /** What a reply is asked for. */
 export interface ReplyRequest {

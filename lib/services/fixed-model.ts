@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { Config } from '../config';
-import { type LanguageModel, loadArpa } from '../lm';
+import type { Config } from '../config/index.js';
+import { type LanguageModel, loadArpa } from '../lm/index.js';
 
 /** The ARPA model named by LM_ARPA_PATH, served instead of the trained one; undefined when unset. */
 export function fixedModelFromConfig(config: Config): LanguageModel | undefined {

@@ -1,21 +1,21 @@
-import type { OwnerGuard, TokenVerifier } from '../auth';
-import { ownerGuardFromConfig, verifierFromConfig } from '../auth';
-import { type Config, getConfig, upstashCredentials } from '../config';
-import { createStoreSlidingWindow, createUpstashLimiter } from '../limits';
-import { setLogLevel } from '../log';
-import { type ExternalModel, providerFromConfig } from '../provider';
+import type { OwnerGuard, TokenVerifier } from '../auth/index.js';
+import { ownerGuardFromConfig, verifierFromConfig } from '../auth/index.js';
+import { type Config, getConfig, upstashCredentials } from '../config/index.js';
+import { createStoreSlidingWindow, createUpstashLimiter } from '../limits/index.js';
+import { setLogLevel } from '../log/index.js';
+import { type ExternalModel, providerFromConfig } from '../provider/index.js';
 import {
   createEmbeddedStore,
   createUpstashRedis,
   createUpstashStore,
   type RateLimiter,
   type Store,
-} from '../store';
-import { createModelKeeper, type ModelKeeper } from '../training';
-import { createWikipediaClient, defaultWikiUserAgent, type WikipediaClient } from '../wiki';
-import { fixedModelFromConfig } from './fixed-model';
+} from '../store/index.js';
+import { createModelKeeper, type ModelKeeper } from '../training/index.js';
+import { createWikipediaClient, defaultWikiUserAgent, type WikipediaClient } from '../wiki/index.js';
+import { fixedModelFromConfig } from './fixed-model.js';
 
-export { serviceVersion } from './version';
+export { serviceVersion } from './version.js';
 
 /** Everything a handler needs, made once per instance; tests build their own with `createServices`. */
 export interface Services {

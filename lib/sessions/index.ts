@@ -1,8 +1,8 @@
-import { HttpError } from '../http';
-import type { Store } from '../store';
-import { sessionKeys } from './keys';
+import { HttpError } from '../http/index.js';
+import type { Store } from '../store/index.js';
+import { sessionKeys } from './keys.js';
 
-export { sessionKeys } from './keys';
+export { sessionKeys } from './keys.js';
 
 /** One turn of a conversation as kept in the store. */
 export interface Turn {

@@ -8,7 +8,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { SetOptions, Store, StoreBatch } from './types';
+import type { SetOptions, Store, StoreBatch } from './types.js';
 
 type Value =
   | { type: 'string'; value: string }

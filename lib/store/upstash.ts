@@ -1,5 +1,5 @@
 import { Redis, type RedisConfigNodejs } from '@upstash/redis';
-import type { SetOptions, Store, StoreBatch } from './types';
+import type { SetOptions, Store, StoreBatch } from './types.js';
 
 export interface UpstashStoreOptions {
   url: string;

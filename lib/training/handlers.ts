@@ -1,7 +1,7 @@
-import { HttpError, json, type MethodHandler, readJson, validate } from '../http';
-import { underClientLimit } from '../limits';
-import type { Services } from '../services';
-import { MAX_TRAIN_TEXT_BYTES, TRAIN_BODY_LIMIT_BYTES, trainRequestSchema } from './schema';
+import { HttpError, json, type MethodHandler, readJson, validate } from '../http/index.js';
+import { underClientLimit } from '../limits/index.js';
+import type { Services } from '../services/index.js';
+import { MAX_TRAIN_TEXT_BYTES, TRAIN_BODY_LIMIT_BYTES, trainRequestSchema } from './schema.js';
 
 /** POST /api/train: `{ text }` -> `{ ok, tokens, vocabSize }`. */
 export function trainHandlers(services: () => Services): { POST: MethodHandler } {

@@ -1,8 +1,8 @@
-export { trainingKeys } from './keys';
+export { trainingKeys } from './keys.js';
 export {
   type CorpusPosition,
   createModelKeeper,
   type ModelKeeper,
   type ModelKeeperOptions,
   type TrainResult,
-} from './model-keeper';
+} from './model-keeper.js';

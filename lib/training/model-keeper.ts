@@ -1,9 +1,9 @@
-import { HttpError } from '../http';
-import { createModel, type LanguageModel, type NgramModel } from '../lm';
-import { logError } from '../log';
-import type { Store, StoreBatch } from '../store';
-import { trainingKeys } from './keys';
-import { decodeSnapshot, encodeSnapshot } from './snapshot';
+import { HttpError } from '../http/index.js';
+import { createModel, type LanguageModel, type NgramModel } from '../lm/index.js';
+import { logError } from '../log/index.js';
+import type { Store, StoreBatch } from '../store/index.js';
+import { trainingKeys } from './keys.js';
+import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
 
 /** Where the store's corpus stands: how many chunks, and which reset epoch. */
 export interface CorpusPosition {

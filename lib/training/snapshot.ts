@@ -1,5 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { deserializeModel, type NgramModel } from '../lm';
+import { deserializeModel, type NgramModel } from '../lm/index.js';
 
 /** What a stored snapshot covers: the reset epoch and the number of chunks applied. */
 export interface SnapshotTag {

@@ -1,9 +1,9 @@
-import { HttpError, json, type MethodHandler } from '../http';
-import type { Services } from '../services';
-import { MAX_IMAGE_BYTES } from '../vision';
-import { loadStoredImage } from './load-image';
-import { parseImageUpload } from './parse-upload';
-import { STORED_IMAGE_CACHE_CONTROL, storeUploadedImage } from './store-image';
+import { HttpError, json, type MethodHandler } from '../http/index.js';
+import type { Services } from '../services/index.js';
+import { MAX_IMAGE_BYTES } from '../vision/index.js';
+import { loadStoredImage } from './load-image.js';
+import { parseImageUpload } from './parse-upload.js';
+import { STORED_IMAGE_CACHE_CONTROL, storeUploadedImage } from './store-image.js';
 
 /** POST /api/upload stores one image; GET /api/upload?id= serves it back. */
 export function uploadHandlers(services: () => Services): { POST: MethodHandler; GET: MethodHandler } {

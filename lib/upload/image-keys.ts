@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { HttpError } from '../http/errors';
+import { HttpError } from '../http/errors.js';
 
 const ID_PATTERN = /^[0-9a-f]{64}$/;
 

@@ -1,10 +1,10 @@
-export { assertImageId, imageIdOf } from './image-keys';
-export { loadStoredImage } from './load-image';
-export { type ParsedUpload, parseImageUpload } from './parse-upload';
-export { type UploadedImage, uploadedImageSchema } from './schema';
+export { assertImageId, imageIdOf } from './image-keys.js';
+export { loadStoredImage } from './load-image.js';
+export { type ParsedUpload, parseImageUpload } from './parse-upload.js';
+export { type UploadedImage, uploadedImageSchema } from './schema.js';
 export {
   RESPONSE_BASE64_BUDGET,
   STORED_IMAGE_CACHE_CONTROL,
   type StoreImageOptions,
   storeUploadedImage,
-} from './store-image';
+} from './store-image.js';

@@ -1,6 +1,6 @@
-import type { Store } from '../store/types';
-import type { ImageMimeType } from '../vision/types';
-import { assertImageId, imageBlobKey, imageTypeKey } from './image-keys';
+import type { Store } from '../store/types.js';
+import type { ImageMimeType } from '../vision/types.js';
+import { assertImageId, imageBlobKey, imageTypeKey } from './image-keys.js';
 
 /**
  * The stored image of an id, or undefined when it is unknown or has expired (the caller answers

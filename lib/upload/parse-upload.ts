@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy, { type Busboy } from 'busboy';
-import { HttpError } from '../http/errors';
-import { formatByteLimit } from '../vision/limits';
+import { HttpError } from '../http/errors.js';
+import { formatByteLimit } from '../vision/limits.js';
 
 /** The one file of an upload, as sent; its declared type and name are informative only. */
 export interface ParsedUpload {

@@ -1,10 +1,10 @@
-import type { Store } from '../store/types';
-import { downscaleToJpeg } from '../vision/downscale';
-import { inspectImage } from '../vision/inspect';
-import { stripMetadata } from '../vision/strip-metadata';
-import type { ImageMimeType } from '../vision/types';
-import { imageBlobKey, imageIdOf, imageTypeKey } from './image-keys';
-import type { UploadedImage } from './schema';
+import type { Store } from '../store/types.js';
+import { downscaleToJpeg } from '../vision/downscale.js';
+import { inspectImage } from '../vision/inspect.js';
+import { stripMetadata } from '../vision/strip-metadata.js';
+import type { ImageMimeType } from '../vision/types.js';
+import { imageBlobKey, imageIdOf, imageTypeKey } from './image-keys.js';
+import type { UploadedImage } from './schema.js';
 
 /**
  * Most base64 characters put in an upload response. Vercel caps response bodies at 4.5 MB;

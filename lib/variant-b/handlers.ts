@@ -1,9 +1,9 @@
-import { json, type MethodHandler, readJson, validate } from '../http';
-import { underClientLimit } from '../limits';
-import { type Services, serviceVersion } from '../services';
-import { answeringModelName } from './model-name';
-import { respondVariantB } from './respond';
-import { VARIANT_B_BODY_LIMIT_BYTES, variantBRequestSchema } from './schema';
+import { json, type MethodHandler, readJson, validate } from '../http/index.js';
+import { underClientLimit } from '../limits/index.js';
+import { type Services, serviceVersion } from '../services/index.js';
+import { answeringModelName } from './model-name.js';
+import { respondVariantB } from './respond.js';
+import { VARIANT_B_BODY_LIMIT_BYTES, variantBRequestSchema } from './schema.js';
 
 /** POST /api/api/chat (Variant B): `{ message, mode?, history? }` -> `{ response, mode, tokens }`. */
 export function variantBChatHandlers(services: () => Services): { POST: MethodHandler } {

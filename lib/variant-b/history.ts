@@ -1,4 +1,4 @@
-import type { HistoryItem } from './schema';
+import type { HistoryItem } from './schema.js';
 
 /** Tokens of history kept for the reply; older turns beyond it are dropped. */
 export const HISTORY_TOKEN_BUDGET = 2000;

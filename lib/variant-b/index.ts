@@ -1,7 +1,7 @@
-export { fitHistory, HISTORY_TOKEN_BUDGET } from './history';
-export { decompose } from './local-reasoning';
-export { answeringModelName } from './model-name';
-export { respondVariantB, type VariantBResponse } from './respond';
+export { fitHistory, HISTORY_TOKEN_BUDGET } from './history.js';
+export { decompose } from './local-reasoning.js';
+export { answeringModelName } from './model-name.js';
+export { respondVariantB, type VariantBResponse } from './respond.js';
 export {
   type HistoryItem,
   MAX_B_MESSAGE_CHARS,
@@ -11,4 +11,4 @@ export {
   VARIANT_B_BODY_LIMIT_BYTES,
   type VariantBRequest,
   variantBRequestSchema,
-} from './schema';
+} from './schema.js';

@@ -1,5 +1,5 @@
-import type { LanguageModel } from '../lm';
-import { generateReply, type RandomSource, type Reply, type ReplyBudget } from '../reply';
+import type { LanguageModel } from '../lm/index.js';
+import { generateReply, type RandomSource, type Reply, type ReplyBudget } from '../reply/index.js';
 
 /** What a local answer needs besides the message. */
 export interface LocalAnswerInput {

@@ -1,4 +1,4 @@
-import type { Config } from '../config';
+import type { Config } from '../config/index.js';
 
 /** The name of the model that answers: the external one when configured, else the local n-gram model. */
 export function answeringModelName(config: Config): string {

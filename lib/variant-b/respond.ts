@@ -1,13 +1,19 @@
-import { HttpError } from '../http';
-import type { LanguageModel } from '../lm';
-import { logError } from '../log';
-import { assistPrompt, type ExternalModel, ExternalModelError } from '../provider';
-import { replyBudgets } from '../reply';
-import type { Services } from '../services';
-import { groundedAnswer, groundingPrompt, searchQueryFrom, sourceOf, type WikiSource } from '../wiki';
-import { fitHistory } from './history';
-import { deepThinkAnswer, type LocalAnswerInput, standardAnswer, thinkAnswer } from './local-reasoning';
-import type { ReasoningMode, VariantBRequest } from './schema';
+import { HttpError } from '../http/index.js';
+import type { LanguageModel } from '../lm/index.js';
+import { logError } from '../log/index.js';
+import { assistPrompt, type ExternalModel, ExternalModelError } from '../provider/index.js';
+import { replyBudgets } from '../reply/index.js';
+import type { Services } from '../services/index.js';
+import {
+  groundedAnswer,
+  groundingPrompt,
+  searchQueryFrom,
+  sourceOf,
+  type WikiSource,
+} from '../wiki/index.js';
+import { fitHistory } from './history.js';
+import { deepThinkAnswer, type LocalAnswerInput, standardAnswer, thinkAnswer } from './local-reasoning.js';
+import type { ReasoningMode, VariantBRequest } from './schema.js';
 
 /** The body of a 200 from POST /api/api/chat. */
 export interface VariantBResponse {

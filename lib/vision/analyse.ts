@@ -1,8 +1,8 @@
 import sharp from 'sharp';
-import { nearestColourName, toLab } from './colour-names';
-import { decodeOptions } from './decode-options';
-import { inspectImage } from './inspect';
-import type { BrightnessWord, ColourName, DominantColour, ImageAnalysis, Orientation } from './types';
+import { nearestColourName, toLab } from './colour-names.js';
+import { decodeOptions } from './decode-options.js';
+import { inspectImage } from './inspect.js';
+import type { BrightnessWord, ColourName, DominantColour, ImageAnalysis, Orientation } from './types.js';
 
 /** Side of the downscaled copy the colours and brightness are measured on. */
 const SAMPLE_SIZE = 64;

@@ -1,4 +1,4 @@
-import type { ColourName } from './types';
+import type { ColourName } from './types.js';
 
 type Rgb = readonly [number, number, number];
 type Lab = [number, number, number];

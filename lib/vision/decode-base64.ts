@@ -1,5 +1,5 @@
-import { HttpError } from '../http/errors';
-import { formatByteLimit, MAX_IMAGE_BYTES } from './limits';
+import { HttpError } from '../http/errors.js';
+import { formatByteLimit, MAX_IMAGE_BYTES } from './limits.js';
 
 const DATA_URL_PREFIX = /^data:([\w.+-]+\/[\w.+-]+)?((?:;[\w.+-]+=[\w.+-]+)*);base64,/i;
 const BASE64_BODY = /^[A-Za-z0-9+/]*={0,2}$/;

@@ -1,5 +1,5 @@
 import type { SharpOptions } from 'sharp';
-import { MAX_IMAGE_PIXELS } from './limits';
+import { MAX_IMAGE_PIXELS } from './limits.js';
 
 /**
  * Input options of every sharp call on untrusted bytes. `failOn: 'error'` makes a truncated or

@@ -1,4 +1,4 @@
-import type { DominantColour, ImageAnalysis } from './types';
+import type { DominantColour, ImageAnalysis } from './types.js';
 
 /**
  * One or two plain sentences about the image for a chat reply, e.g.

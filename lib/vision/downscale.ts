@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { decodeOptions } from './decode-options';
+import { decodeOptions } from './decode-options.js';
 
 /** Longest sides tried, largest first, until the JPEG fits. */
 const SIDES = [2048, 1600, 1280, 1024, 768, 512, 256];

@@ -1,5 +1,5 @@
-import { HttpError } from '../http/errors';
-import { MAX_IMAGE_PIXELS } from './limits';
+import { HttpError } from '../http/errors.js';
+import { MAX_IMAGE_PIXELS } from './limits.js';
 
 const ACCEPTED = 'PNG, JPEG, GIF, WebP or AVIF';
 

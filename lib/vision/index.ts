@@ -1,11 +1,11 @@
-export { analyseImage } from './analyse';
-export { decodeImageBase64 } from './decode-base64';
-export { describeImage, formatAnalysis } from './describe';
-export { downscaleToJpeg } from './downscale';
-export { inspectImage } from './inspect';
-export { formatByteLimit, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from './limits';
-export { sniffImageType } from './sniff';
-export { stripMetadata } from './strip-metadata';
+export { analyseImage } from './analyse.js';
+export { decodeImageBase64 } from './decode-base64.js';
+export { describeImage, formatAnalysis } from './describe.js';
+export { downscaleToJpeg } from './downscale.js';
+export { inspectImage } from './inspect.js';
+export { formatByteLimit, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from './limits.js';
+export { sniffImageType } from './sniff.js';
+export { stripMetadata } from './strip-metadata.js';
 export {
   type BrightnessWord,
   type ColourName,
@@ -16,4 +16,4 @@ export {
   type InspectedImage,
   type Orientation,
   type StrippedImage,
-} from './types';
+} from './types.js';

@@ -1,9 +1,9 @@
 import sharp, { type Metadata } from 'sharp';
-import { decodeOptions } from './decode-options';
-import { corruptImage, heicUnsupported, notAnImage, tooManyPixels } from './errors';
-import { MAX_IMAGE_PIXELS } from './limits';
-import { sniffImageType } from './sniff';
-import type { ImageMimeType, InspectedImage } from './types';
+import { decodeOptions } from './decode-options.js';
+import { corruptImage, heicUnsupported, notAnImage, tooManyPixels } from './errors.js';
+import { MAX_IMAGE_PIXELS } from './limits.js';
+import { sniffImageType } from './sniff.js';
+import type { ImageMimeType, InspectedImage } from './types.js';
 
 /**
  * Checks that the bytes are an accepted image that decodes completely, and returns its type,

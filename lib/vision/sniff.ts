@@ -1,4 +1,4 @@
-import type { ImageMimeType } from './types';
+import type { ImageMimeType } from './types.js';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const AVIF_BRANDS = new Set(['avif', 'avis']);

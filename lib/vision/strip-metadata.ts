@@ -1,6 +1,6 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
-import { decodeOptions } from './decode-options';
-import type { ImageMimeType, StrippedImage } from './types';
+import { decodeOptions } from './decode-options.js';
+import type { ImageMimeType, StrippedImage } from './types.js';
 
 /**
  * Removes EXIF (GPS, camera, orientation), XMP, IPTC and text comments from an image that

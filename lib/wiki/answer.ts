@@ -1,5 +1,5 @@
-import { relevantSentences } from './sentences';
-import type { GroundingPrompt, WikiLookup, WikiSource } from './types';
+import { relevantSentences } from './sentences.js';
+import type { GroundingPrompt, WikiLookup, WikiSource } from './types.js';
 
 /** The article a lookup points at, or null when it found none. */
 export function sourceOf(lookup: WikiLookup): WikiSource | null {

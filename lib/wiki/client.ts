@@ -1,12 +1,12 @@
 import * as v from 'valibot';
-import { searchResponseSchema, summaryResponseSchema } from './rest-schema';
+import { searchResponseSchema, summaryResponseSchema } from './rest-schema.js';
 import {
   cachedWikiLookupSchema,
   type WikiCache,
   type WikiLookup,
   type WikipediaClient,
   type WikipediaClientOptions,
-} from './types';
+} from './types.js';
 
 /** How many search hits to ask for; the first is the one summarised. */
 const SEARCH_LIMIT = 3;

@@ -1,7 +1,7 @@
-export { groundedAnswer, groundingPrompt, sourceLine, sourceOf } from './answer';
-export { cacheKey, createWikipediaClient, defaultWikiUserAgent } from './client';
-export { searchQueryFrom } from './search-query';
-export { relevantSentences, splitSentences } from './sentences';
+export { groundedAnswer, groundingPrompt, sourceLine, sourceOf } from './answer.js';
+export { cacheKey, createWikipediaClient, defaultWikiUserAgent } from './client.js';
+export { searchQueryFrom } from './search-query.js';
+export { relevantSentences, splitSentences } from './sentences.js';
 export type {
   GroundingPrompt,
   WikiCache,
@@ -13,4 +13,4 @@ export type {
   WikipediaClientOptions,
   WikiSource,
   WikiUnavailable,
-} from './types';
+} from './types.js';

@@ -1,4 +1,4 @@
-import { normalizeWord, stopWords } from './stop-words';
+import { normalizeWord, stopWords } from './stop-words.js';
 
 const MAX_QUERY_LENGTH = 100;
 /** Quotes, brackets and sentence punctuation that wrap a word but are not part of it. */

@@ -1,4 +1,4 @@
-import { normalizeWord, stopWords } from './stop-words';
+import { normalizeWord, stopWords } from './stop-words.js';
 
 /** Abbreviations that are usually followed by a capitalised word without ending the sentence. */
 const ABBREVIATIONS = new Set(

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { Store } from '../store/types';
+import type { Store } from '../store/types.js';
 
 /** An article was found: its summary extract is what an answer may be grounded in. */
 export const wikiFoundSchema = v.object({

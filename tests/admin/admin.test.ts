@@ -4,12 +4,12 @@ import {
   adminResetModelHandlers,
   adminSessionHandlers,
   adminStatsHandlers,
-} from '../../lib/admin/handlers';
-import { chatHandlers } from '../../lib/chat/handlers';
-import { endpoint } from '../../lib/http';
-import type { Services } from '../../lib/services';
-import { type OidcStandin, startOidcStandin } from '../support/oidc-standin';
-import { embeddedServices, postJson, redisServices } from '../support/services';
+} from '../../lib/admin/handlers.js';
+import { chatHandlers } from '../../lib/chat/handlers.js';
+import { endpoint } from '../../lib/http/index.js';
+import type { Services } from '../../lib/services/index.js';
+import { type OidcStandin, startOidcStandin } from '../support/oidc-standin.js';
+import { embeddedServices, postJson, redisServices } from '../support/services.js';
 
 const OWNER = 'Owner@Example.com';
 const ADMIN_TOKEN = 'admin-token-0123456789abcdef';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bearerToken } from '../../lib/auth';
-import { HttpError } from '../../lib/http/errors';
+import { bearerToken } from '../../lib/auth/index.js';
+import { HttpError } from '../../lib/http/errors.js';
 
 const withAuthorization = (value?: string) =>
   new Request('http://127.0.0.1/api/chat', value === undefined ? {} : { headers: { authorization: value } });

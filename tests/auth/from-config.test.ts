@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ownerGuardFromConfig, verifierFromConfig } from '../../lib/auth';
-import { parseConfig } from '../../lib/config';
-import { type OidcStandin, startOidcStandin } from '../support/oidc-standin';
+import { ownerGuardFromConfig, verifierFromConfig } from '../../lib/auth/index.js';
+import { parseConfig } from '../../lib/config/index.js';
+import { type OidcStandin, startOidcStandin } from '../support/oidc-standin.js';
 
 describe('auth from configuration', () => {
   let idp: OidcStandin;

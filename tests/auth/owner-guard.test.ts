@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwnerGuard, createTokenVerifier, type OwnerGuard } from '../../lib/auth';
-import { HttpError } from '../../lib/http/errors';
-import { type OidcStandin, startOidcStandin } from '../support/oidc-standin';
+import { createOwnerGuard, createTokenVerifier, type OwnerGuard } from '../../lib/auth/index.js';
+import { HttpError } from '../../lib/http/errors.js';
+import { type OidcStandin, startOidcStandin } from '../support/oidc-standin.js';
 
 const ownerEmail = 'Owner@Example.com';
 const adminToken = 'admin-token-0123456789abcdef';

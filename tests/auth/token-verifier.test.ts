@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokenVerifier, type TokenVerifier } from '../../lib/auth';
-import { HttpError } from '../../lib/http/errors';
-import { type OidcStandin, startOidcStandin } from '../support/oidc-standin';
+import { createTokenVerifier, type TokenVerifier } from '../../lib/auth/index.js';
+import { HttpError } from '../../lib/http/errors.js';
+import { type OidcStandin, startOidcStandin } from '../support/oidc-standin.js';
 
 async function refusal(
   promise: Promise<unknown>,

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatHandlers } from '../../lib/chat/handlers';
-import { type Endpoint, endpoint } from '../../lib/http';
-import { mulberry32 } from '../../lib/reply';
-import type { Services } from '../../lib/services';
-import { SMALL_CORPUS } from '../support/corpus';
-import { type OidcStandin, startOidcStandin } from '../support/oidc-standin';
-import { type OpenAIStandin, startOpenAIStandin } from '../support/openai-standin';
-import { postJson, redisServices } from '../support/services';
-import { solidImage, svgWithScript, textFile } from '../vision/images';
+import { chatHandlers } from '../../lib/chat/handlers.js';
+import { type Endpoint, endpoint } from '../../lib/http/index.js';
+import { mulberry32 } from '../../lib/reply/index.js';
+import type { Services } from '../../lib/services/index.js';
+import { SMALL_CORPUS } from '../support/corpus.js';
+import { type OidcStandin, startOidcStandin } from '../support/oidc-standin.js';
+import { type OpenAIStandin, startOpenAIStandin } from '../support/openai-standin.js';
+import { postJson, redisServices } from '../support/services.js';
+import { solidImage, svgWithScript, textFile } from '../vision/images.js';
 
 const URL = 'http://127.0.0.1/api/chat';
 
@@ -351,8 +351,8 @@ describe('POST /api/chat: images', () => {
 
 describe('POST /api/chat: when the store cannot be reached', () => {
   it('answers 503 store_unavailable (allowances fail closed), never a 500', async () => {
-    const { freePort } = await import('../support/redis-server');
-    const { upstashStore } = await import('../../lib/store');
+    const { freePort } = await import('../support/redis-server.js');
+    const { upstashStore } = await import('../../lib/store/index.js');
     const port = await freePort();
     const store = upstashStore({ url: `http://127.0.0.1:${port}`, token: 'x', retries: 0 });
     const services = await redisServices({}, { store });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, upstashCredentials } from '../../lib/config';
+import { ConfigError, parseConfig, upstashCredentials } from '../../lib/config/index.js';
 
 describe('configuration', () => {
   it('has working defaults with no variables at all', () => {

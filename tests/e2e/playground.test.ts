@@ -4,10 +4,10 @@ import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Page, type Response } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startLocalServer } from '../support/local-server';
-import { type OpenAIStandin, startOpenAIStandin } from '../support/openai-standin';
-import { freePort } from '../support/redis-server';
-import { startWikipediaStandin, type WikipediaStandin } from '../support/wikipedia-standin';
+import { type RunningServer, startLocalServer } from '../support/local-server.js';
+import { type OpenAIStandin, startOpenAIStandin } from '../support/openai-standin.js';
+import { freePort } from '../support/redis-server.js';
+import { startWikipediaStandin, type WikipediaStandin } from '../support/wikipedia-standin.js';
 
 /** The Debian package's browser; the suite never downloads one. */
 const CHROMIUM = '/usr/bin/chromium';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/config';
-import { healthHandlers } from '../../lib/health/handlers';
-import { endpoint } from '../../lib/http';
-import { createServices } from '../../lib/services';
-import { createEmbeddedStore, upstashStore } from '../../lib/store';
-import { variantBHealthHandlers } from '../../lib/variant-b/handlers';
-import packageJson from '../../package.json';
-import { redisDatabase } from '../support/redis';
-import { freePort } from '../support/redis-server';
+import { parseConfig } from '../../lib/config/index.js';
+import { healthHandlers } from '../../lib/health/handlers.js';
+import { endpoint } from '../../lib/http/index.js';
+import { createServices } from '../../lib/services/index.js';
+import { createEmbeddedStore, upstashStore } from '../../lib/store/index.js';
+import { variantBHealthHandlers } from '../../lib/variant-b/handlers.js';
+import packageJson from '../../package.json' with { type: 'json' };
+import { redisDatabase } from '../support/redis.js';
+import { freePort } from '../support/redis-server.js';
 
 const get = (path: string) => new Request(`http://test${path}`);
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { endpoint, HttpError, json, readJson, validate } from '../../lib/http';
-import { setLogLevel } from '../../lib/log';
+import { endpoint, HttpError, json, readJson, validate } from '../../lib/http/index.js';
+import { setLogLevel } from '../../lib/log/index.js';
 
 const echo = endpoint({
   async POST(request) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createStoreSlidingWindow, createUpstashLimiter } from '../../lib/limits';
-import { createEmbeddedStore, type RateLimiter } from '../../lib/store';
-import { redisDatabase } from '../support/redis';
+import { createStoreSlidingWindow, createUpstashLimiter } from '../../lib/limits/index.js';
+import { createEmbeddedStore, type RateLimiter } from '../../lib/store/index.js';
+import { redisDatabase } from '../support/redis.js';
 
 async function spend(limiter: RateLimiter, identifier: string, count: number) {
   const results = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ArpaFormatError, createModel, evaluatePerplexity, loadArpa, scoreLine } from '../../lib/lm';
-import { generateReply, mulberry32 } from '../../lib/reply';
-import { corpusLines, corpusText } from './corpus';
+import { ArpaFormatError, createModel, evaluatePerplexity, loadArpa, scoreLine } from '../../lib/lm/index.js';
+import { generateReply, mulberry32 } from '../../lib/reply/index.js';
+import { corpusLines, corpusText } from './corpus.js';
 
 describe('ARPA export and loading', () => {
   const model = createModel({ order: 4, tokenizer: 'whitespace', directions: 'forward' });

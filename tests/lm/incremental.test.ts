@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createModel, type NgramModel, scoreLine } from '../../lib/lm';
-import { corpusLines } from './corpus';
+import { createModel, type NgramModel, scoreLine } from '../../lib/lm/index.js';
+import { corpusLines } from './corpus.js';
 
 const lines = corpusLines('kjv.raw.txt').slice(0, 1500);
 const probe = corpusLines('kjv.raw.txt').slice(20000, 20040);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createModel, evaluatePerplexity, scoreLine } from '../../lib/lm';
-import { corpusLines, corpusText } from './corpus';
+import { createModel, evaluatePerplexity, scoreLine } from '../../lib/lm/index.js';
+import { corpusLines, corpusText } from './corpus.js';
 
 /** KenLM's `query -v word` output: per line, [word, log10 prob] including the final </s>. */
 function kenlmQuery(order: number): [string, number][][] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createModel, loadArpa } from '../../lib/lm';
+import { createModel, loadArpa } from '../../lib/lm/index.js';
 import {
   copiedRunLimit,
   EMPTY_MODEL_REPLY,
@@ -8,8 +8,8 @@ import {
   mulberry32,
   replyBudgets,
   selectKeywords,
-} from '../../lib/reply';
-import { corpusLines } from './corpus';
+} from '../../lib/reply/index.js';
+import { corpusLines } from './corpus.js';
 
 const model = createModel({ order: 4 });
 model.addText(corpusLines('kjv.raw.txt').slice(0, 3000).join('\n'));

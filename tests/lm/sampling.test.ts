@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BOS, type ContextState, createModel, TokenDistribution, UNK } from '../../lib/lm';
-import { mulberry32 } from '../../lib/reply';
-import { corpusLines } from './corpus';
+import { BOS, type ContextState, createModel, TokenDistribution, UNK } from '../../lib/lm/index.js';
+import { mulberry32 } from '../../lib/reply/index.js';
+import { corpusLines } from './corpus.js';
 
 const model = createModel({ order: 3 });
 model.addText(corpusLines('kjv.raw.txt').slice(0, 400).join('\n'));

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createModel, deserializeModel, type NgramModel, SnapshotFormatError, scoreLine } from '../../lib/lm';
-import { corpusLines } from './corpus';
+import {
+  createModel,
+  deserializeModel,
+  type NgramModel,
+  SnapshotFormatError,
+  scoreLine,
+} from '../../lib/lm/index.js';
+import { corpusLines } from './corpus.js';
 
 const lines = corpusLines('kjv.raw.txt').slice(0, 2000);
 const probe = corpusLines('kjv.raw.txt').slice(25000, 25030);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createModel, detokenize, tokenize } from '../../lib/lm';
-import { renderReply } from '../../lib/reply/render';
+import { createModel, detokenize, tokenize } from '../../lib/lm/index.js';
+import { renderReply } from '../../lib/reply/render.js';
 
 describe('tokenizer', () => {
   it('keeps apostrophes inside words and splits punctuation into tokens', () => {

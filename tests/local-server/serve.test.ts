@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discoverRoutes } from '../../lib/local-server';
-import { type RunningServer, startLocalServer } from '../support/local-server';
+import { discoverRoutes } from '../../lib/local-server/index.js';
+import { type RunningServer, startLocalServer } from '../support/local-server.js';
 
 describe('npm start (local server)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'serve-test-'));

@@ -1,5 +1,5 @@
-import type { OpenApiDocument } from '../../lib/openapi';
-import { resolveRef, validateJson } from '../support/json-schema';
+import type { OpenApiDocument } from '../../lib/openapi/index.js';
+import { resolveRef, validateJson } from '../support/json-schema.js';
 
 interface ResponseObject {
   description: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../lib/openapi';
-import { assertSupportedSchema, validateJson } from '../support/json-schema';
+import { openApiDocument } from '../../lib/openapi/index.js';
+import { assertSupportedSchema, validateJson } from '../support/json-schema.js';
 
 const check = (name: string, value: unknown) =>
   validateJson(openApiDocument, { $ref: `#/components/schemas/${name}` }, value);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assistPrompt } from '../../lib/provider';
+import { assistPrompt } from '../../lib/provider/index.js';
 
 describe('assistPrompt', () => {
   const base = {

@@ -1,13 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createProvider, type ExternalModel, ExternalModelError } from '../../lib/provider';
+import { createProvider, type ExternalModel, ExternalModelError } from '../../lib/provider/index.js';
 import {
   type OpenAIStandin,
   standinReasoning,
   standinReply,
   startOpenAIStandin,
-} from '../support/openai-standin';
+} from '../support/openai-standin.js';
 
 const pngBytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
 

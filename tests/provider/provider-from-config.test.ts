@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/config';
-import { providerFromConfig } from '../../lib/provider';
-import { type OpenAIStandin, standinReply, startOpenAIStandin } from '../support/openai-standin';
+import { parseConfig } from '../../lib/config/index.js';
+import { providerFromConfig } from '../../lib/provider/index.js';
+import { type OpenAIStandin, standinReply, startOpenAIStandin } from '../support/openai-standin.js';
 
 describe('providerFromConfig', () => {
   let standin: OpenAIStandin;

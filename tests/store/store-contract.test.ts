@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEmbeddedStore, type Store } from '../../lib/store';
-import { redisDatabase } from '../support/redis';
+import { createEmbeddedStore, type Store } from '../../lib/store/index.js';
+import { redisDatabase } from '../support/redis.js';
 
 const backends: [string, () => Promise<Store>][] = [
   ['embedded', async () => createEmbeddedStore()],

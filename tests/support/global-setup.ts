@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
-import { startRedisServer } from './redis-server';
-import { startUpstashBridge } from './upstash-bridge';
+import { startRedisServer } from './redis-server.js';
+import { startUpstashBridge } from './upstash-bridge.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

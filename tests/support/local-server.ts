@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { waitForOutput } from './child-output';
-import { freePort } from './redis-server';
+import { waitForOutput } from './child-output.js';
+import { freePort } from './redis-server.js';
 
 export interface RunningServer {
   url: string;

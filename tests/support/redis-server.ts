@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { waitForOutput } from './child-output';
+import { waitForOutput } from './child-output.js';
 
 export interface RedisServer {
   port: number;

@@ -1,6 +1,6 @@
 import type { Redis } from '@upstash/redis';
 import { inject } from 'vitest';
-import { createUpstashRedis, type Store, upstashStore } from '../../lib/store';
+import { createUpstashRedis, type Store, upstashStore } from '../../lib/store/index.js';
 
 export interface RedisDatabase {
   /** REST URL and token of a database of this test's own (UPSTASH_REDIS_REST_URL / _TOKEN). */

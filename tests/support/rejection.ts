@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { HttpError } from '../../lib/http';
+import { HttpError } from '../../lib/http/index.js';
 
 /** The HttpError a promise rejects with (fails the test when it resolves or throws something else). */
 export async function rejection(promise: Promise<unknown>): Promise<HttpError> {

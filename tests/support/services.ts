@@ -1,8 +1,8 @@
-import { parseConfig } from '../../lib/config';
-import { createUpstashLimiter } from '../../lib/limits';
-import { createServices, type ServiceOverrides, type Services } from '../../lib/services';
-import { createEmbeddedStore } from '../../lib/store';
-import { redisDatabase } from './redis';
+import { parseConfig } from '../../lib/config/index.js';
+import { createUpstashLimiter } from '../../lib/limits/index.js';
+import { createServices, type ServiceOverrides, type Services } from '../../lib/services/index.js';
+import { createEmbeddedStore } from '../../lib/store/index.js';
+import { redisDatabase } from './redis.js';
 
 /** Services on a fresh real-Redis database (through the Upstash bridge), with the given variables. */
 export async function redisServices(

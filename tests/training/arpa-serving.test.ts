@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { chatHandlers } from '../../lib/chat/handlers';
-import { endpoint } from '../../lib/http';
-import { trainHandlers } from '../../lib/training/handlers';
-import { variantBChatHandlers } from '../../lib/variant-b/handlers';
-import { KJV_DIR } from '../lm/corpus';
-import { embeddedServices, postJson } from '../support/services';
+import { chatHandlers } from '../../lib/chat/handlers.js';
+import { endpoint } from '../../lib/http/index.js';
+import { trainHandlers } from '../../lib/training/handlers.js';
+import { variantBChatHandlers } from '../../lib/variant-b/handlers.js';
+import { KJV_DIR } from '../lm/corpus.js';
+import { embeddedServices, postJson } from '../support/services.js';
 
 describe('serving an ARPA model (LM_ARPA_PATH)', () => {
   const services = embeddedServices({ LM_ARPA_PATH: `${KJV_DIR}/oracle/kjv3000.o3.arpa`, LM_ORDER: '3' });

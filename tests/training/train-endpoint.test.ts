@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { healthHandlers } from '../../lib/health/handlers';
-import { endpoint } from '../../lib/http';
-import { createModelKeeper, trainingKeys } from '../../lib/training';
-import { trainHandlers } from '../../lib/training/handlers';
-import { postJson, redisServices } from '../support/services';
+import { healthHandlers } from '../../lib/health/handlers.js';
+import { endpoint } from '../../lib/http/index.js';
+import { trainHandlers } from '../../lib/training/handlers.js';
+import { createModelKeeper, trainingKeys } from '../../lib/training/index.js';
+import { postJson, redisServices } from '../support/services.js';
 
 const URL = 'http://127.0.0.1/api/train';
 

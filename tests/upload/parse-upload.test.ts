@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseImageUpload } from '../../lib/upload';
-import { inspectImage, MAX_IMAGE_BYTES } from '../../lib/vision';
-import { rejection } from '../support/rejection';
-import { pngOfExactSize, solidImage, svgWithScript, textFile } from '../vision/images';
-import { BOUNDARY, fileUpload, multipartBody, uploadRequest } from './multipart';
+import { parseImageUpload } from '../../lib/upload/index.js';
+import { inspectImage, MAX_IMAGE_BYTES } from '../../lib/vision/index.js';
+import { rejection } from '../support/rejection.js';
+import { pngOfExactSize, solidImage, svgWithScript, textFile } from '../vision/images.js';
+import { BOUNDARY, fileUpload, multipartBody, uploadRequest } from './multipart.js';
 
 const options = { maxBytes: MAX_IMAGE_BYTES };
 

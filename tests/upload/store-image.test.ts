@@ -2,16 +2,23 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../lib/http/errors';
-import { createEmbeddedStore } from '../../lib/store';
+import { HttpError } from '../../lib/http/errors.js';
+import { createEmbeddedStore } from '../../lib/store/index.js';
 import {
   loadStoredImage,
   RESPONSE_BASE64_BUDGET,
   storeUploadedImage,
   uploadedImageSchema,
-} from '../../lib/upload';
-import { MAX_IMAGE_BYTES } from '../../lib/vision';
-import { exifHasGps, jpegWithGps, noiseImage, pngOfExactSize, solidImage, textFile } from '../vision/images';
+} from '../../lib/upload/index.js';
+import { MAX_IMAGE_BYTES } from '../../lib/vision/index.js';
+import {
+  exifHasGps,
+  jpegWithGps,
+  noiseImage,
+  pngOfExactSize,
+  solidImage,
+  textFile,
+} from '../vision/images.js';
 
 const options = { ttlSeconds: 3600, publicBaseUrl: 'https://chat.example.com/' };
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

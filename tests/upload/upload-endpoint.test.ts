@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../lib/config';
-import { type Endpoint, endpoint } from '../../lib/http';
-import { createServices } from '../../lib/services';
-import { uploadHandlers } from '../../lib/upload/handlers';
-import { redisDatabase } from '../support/redis';
-import { jpegWithGps, pngOfExactSize, solidImage } from '../vision/images';
-import { multipartBody, uploadRequest } from './multipart';
+import { parseConfig } from '../../lib/config/index.js';
+import { type Endpoint, endpoint } from '../../lib/http/index.js';
+import { createServices } from '../../lib/services/index.js';
+import { uploadHandlers } from '../../lib/upload/handlers.js';
+import { redisDatabase } from '../support/redis.js';
+import { jpegWithGps, pngOfExactSize, solidImage } from '../vision/images.js';
+import { multipartBody, uploadRequest } from './multipart.js';
 
 describe('POST and GET /api/upload (on a real Redis)', () => {
   let upload: Endpoint;

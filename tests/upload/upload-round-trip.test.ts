@@ -1,16 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmbeddedStore } from '../../lib/store';
+import { createEmbeddedStore } from '../../lib/store/index.js';
 import {
   loadStoredImage,
   parseImageUpload,
   STORED_IMAGE_CACHE_CONTROL,
   storeUploadedImage,
-} from '../../lib/upload';
-import { MAX_IMAGE_BYTES } from '../../lib/vision';
-import { animatedGif, solidImage, type WritableFormat, writableFormats } from '../vision/images';
-import { fileUpload } from './multipart';
+} from '../../lib/upload/index.js';
+import { MAX_IMAGE_BYTES } from '../../lib/vision/index.js';
+import { animatedGif, solidImage, type WritableFormat, writableFormats } from '../vision/images.js';
+import { fileUpload } from './multipart.js';
 
 const store = createEmbeddedStore();
 let server: Server;

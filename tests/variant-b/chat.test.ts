@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Endpoint, endpoint } from '../../lib/http';
-import { mulberry32 } from '../../lib/reply';
-import type { Services } from '../../lib/services';
-import { variantBChatHandlers } from '../../lib/variant-b/handlers';
-import { fitHistory } from '../../lib/variant-b/history';
-import { decompose } from '../../lib/variant-b/local-reasoning';
-import { SMALL_CORPUS } from '../support/corpus';
-import { type OpenAIStandin, startOpenAIStandin } from '../support/openai-standin';
-import { embeddedServices, postJson, redisServices } from '../support/services';
-import { startWikipediaStandin, type WikipediaStandin } from '../support/wikipedia-standin';
+import { type Endpoint, endpoint } from '../../lib/http/index.js';
+import { mulberry32 } from '../../lib/reply/index.js';
+import type { Services } from '../../lib/services/index.js';
+import { variantBChatHandlers } from '../../lib/variant-b/handlers.js';
+import { fitHistory } from '../../lib/variant-b/history.js';
+import { decompose } from '../../lib/variant-b/local-reasoning.js';
+import { SMALL_CORPUS } from '../support/corpus.js';
+import { type OpenAIStandin, startOpenAIStandin } from '../support/openai-standin.js';
+import { embeddedServices, postJson, redisServices } from '../support/services.js';
+import { startWikipediaStandin, type WikipediaStandin } from '../support/wikipedia-standin.js';
 
 const URL = 'http://127.0.0.1/api/api/chat';
 

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { analyseImage, describeImage, formatAnalysis } from '../../lib/vision';
-import { animatedGif, jpegWithGps, solidImage } from './images';
+import { analyseImage, describeImage, formatAnalysis } from '../../lib/vision/index.js';
+import { animatedGif, jpegWithGps, solidImage } from './images.js';
 
 /** A landscape PNG, the top 60% sky blue and the rest white, optionally with a transparent corner. */
 async function skyPng(transparentCorner: boolean): Promise<Buffer> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../lib/http/errors';
-import { decodeImageBase64, inspectImage, MAX_IMAGE_BYTES } from '../../lib/vision';
-import { solidImage, textFile } from './images';
+import { HttpError } from '../../lib/http/errors.js';
+import { decodeImageBase64, inspectImage, MAX_IMAGE_BYTES } from '../../lib/vision/index.js';
+import { solidImage, textFile } from './images.js';
 
 function thrown(run: () => unknown): HttpError {
   try {

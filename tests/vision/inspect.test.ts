@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inspectImage, MAX_IMAGE_BYTES } from '../../lib/vision';
-import { rejection } from '../support/rejection';
+import { inspectImage, MAX_IMAGE_BYTES } from '../../lib/vision/index.js';
+import { rejection } from '../support/rejection.js';
 import {
   animatedGif,
   jpegWithGps,
@@ -12,7 +12,7 @@ import {
   svgWithScript,
   textFile,
   writableFormats,
-} from './images';
+} from './images.js';
 
 describe('inspectImage', () => {
   it.each(writableFormats)('accepts a %s and reports its size', async (format) => {

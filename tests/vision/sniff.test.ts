@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sniffImageType } from '../../lib/vision';
-import { pdfFile, solidImage, svgWithScript, textFile, writableFormats } from './images';
+import { sniffImageType } from '../../lib/vision/index.js';
+import { pdfFile, solidImage, svgWithScript, textFile, writableFormats } from './images.js';
 
 function isoFile(...brands: string[]): Uint8Array {
   const box = Buffer.alloc(8 + brands.length * 4 + 4);

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { stripMetadata } from '../../lib/vision';
-import { exifHasGps, jpegWithGps, solidImage } from './images';
+import { stripMetadata } from '../../lib/vision/index.js';
+import { exifHasGps, jpegWithGps, solidImage } from './images.js';
 
 describe('stripMetadata', () => {
   it('removes EXIF GPS from a JPEG and turns the pixels upright first', async () => {

@@ -7,8 +7,8 @@ import {
   sourceOf,
   type WikiFound,
   type WikiLookup,
-} from '../../lib/wiki';
-import { startWikipediaStandin, type WikipediaStandin } from '../support/wikipedia-standin';
+} from '../../lib/wiki/index.js';
+import { startWikipediaStandin, type WikipediaStandin } from '../support/wikipedia-standin.js';
 
 const photosynthesis: WikiFound = {
   kind: 'found',

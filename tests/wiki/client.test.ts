@@ -1,7 +1,12 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cacheKey, createWikipediaClient, type WikiCache, type WikipediaClientOptions } from '../../lib/wiki';
-import { startWikipediaStandin, type WikipediaStandin } from '../support/wikipedia-standin';
+import {
+  cacheKey,
+  createWikipediaClient,
+  type WikiCache,
+  type WikipediaClientOptions,
+} from '../../lib/wiki/index.js';
+import { startWikipediaStandin, type WikipediaStandin } from '../support/wikipedia-standin.js';
 
 const USER_AGENT = 'ngram-chat-backend-tests/1.0 (https://example.org/contact; tests@example.org)';
 

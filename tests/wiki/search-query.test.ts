@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchQueryFrom } from '../../lib/wiki';
+import { searchQueryFrom } from '../../lib/wiki/index.js';
 
 describe('searchQueryFrom', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { relevantSentences, splitSentences } from '../../lib/wiki';
-import { standinArticles } from '../support/wikipedia-standin';
+import { relevantSentences, splitSentences } from '../../lib/wiki/index.js';
+import { standinArticles } from '../support/wikipedia-standin.js';
 
 const turing = standinArticles.find((article) => article.title === 'Alan Turing')!.extract;
 
