@@ -59,7 +59,7 @@ export async function respondVariantB(
     random: services.random,
   };
 
-  if (request.mode === 'www') return answerFromWikipedia(services, request, countTokens);
+  if (request.mode === 'www') return answerFromWikipedia(services, request, kept, countTokens);
 
   let local: string;
   try {
@@ -116,6 +116,7 @@ async function askExternal(
 async function answerFromWikipedia(
   services: Services,
   request: VariantBRequest,
+  history: VariantBRequest['history'],
   countTokens: (text: string) => number,
 ): Promise<VariantBResponse> {
   const lookup = await services.wikipedia.lookup(searchQueryFrom(request.message));
@@ -125,7 +126,7 @@ async function answerFromWikipedia(
     try {
       const completion = await services.externalModel.complete({
         system: grounding.system,
-        messages: [...request.history, { role: 'user', content: grounding.prompt }],
+        messages: [...history, { role: 'user', content: grounding.prompt }],
       });
       return {
         response: completion.text,
