@@ -13,11 +13,11 @@ export interface HealthReport {
   code?: string;
 }
 
-/** Checks the store with one round trip; a store that cannot be reached makes the report degraded. */
-export async function healthReport(
-  services: Services,
-  vocabSize: () => Promise<number>,
-): Promise<HealthReport> {
+/**
+ * Pings the store and reads the vocabulary size (one cheap read, or none for an ARPA model) in
+ * parallel; a store that cannot be reached makes the report degraded.
+ */
+export async function healthReport(services: Services): Promise<HealthReport> {
   const base = {
     store: services.store.kind,
     version: serviceVersion,
@@ -25,8 +25,8 @@ export async function healthReport(
     externalModel: services.config.LLM_BASE_URL !== undefined,
   };
   try {
-    await services.store.ping();
-    return { status: 'ok', vocabSize: await vocabSize(), ...base };
+    const [, vocabSize] = await Promise.all([services.store.ping(), services.model.vocabSize()]);
+    return { status: 'ok', vocabSize, ...base };
   } catch (error) {
     return {
       status: 'degraded',

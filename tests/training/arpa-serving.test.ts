@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chatHandlers } from '../../lib/chat/handlers.js';
+import { healthHandlers } from '../../lib/health/handlers.js';
 import { endpoint } from '../../lib/http/index.js';
 import { trainHandlers } from '../../lib/training/handlers.js';
 import { variantBChatHandlers } from '../../lib/variant-b/handlers.js';
@@ -24,6 +25,13 @@ describe('serving an ARPA model (LM_ARPA_PATH)', () => {
       postJson('http://127.0.0.1/api/api/chat', { message: 'the lord', mode: 'think' }),
     );
     expect(b.status).toBe(200);
+  });
+
+  it("reports the loaded model's vocabulary in health", async () => {
+    const response = await endpoint(healthHandlers(() => services)).fetch(
+      new Request('http://127.0.0.1/api/health'),
+    );
+    expect((await response.json()).vocabSize).toBeGreaterThan(1000);
   });
 
   it('refuses training with 409, since an ARPA file has no counts to add to', async () => {
