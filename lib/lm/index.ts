@@ -1,17 +1,17 @@
-export { ArpaFormatError, ArpaModel, type ArpaOptions, loadArpa } from './arpa-model.js';
-export { formatArpaNumber } from './arpa-writer.js';
-export { type ContextState, createContextState } from './context-state.js';
 export type { LanguageModel } from './language-model.js';
 export { type ModelOptions, NgramModel, type TrainingResult } from './ngram-model.js';
-export { restoreModel } from './restore.js';
-export { sampleToken } from './sampling.js';
-export { evaluatePerplexity, type PerplexityReport, scoreLine } from './scoring.js';
-export { SnapshotFormatError } from './snapshot-format.js';
-export { deserializeModel } from './snapshot-reader.js';
-export { TokenDistribution } from './token-distribution.js';
-export { detokenize, endsSentence, foldCase, type TokenizerMode, tokenize } from './tokenizer.js';
+export { ArpaFormatError, ArpaModel, type ArpaOptions, loadArpa } from './persistence/arpa-model.js';
+export { formatArpaNumber } from './persistence/arpa-writer.js';
+export { restoreModel } from './persistence/restore.js';
+export { SnapshotFormatError } from './persistence/snapshot-format.js';
+export { deserializeModel } from './persistence/snapshot-reader.js';
+export { type ContextState, createContextState } from './querying/context-state.js';
+export { evaluatePerplexity, type PerplexityReport, scoreLine } from './querying/scoring.js';
+export { sampleToken } from './sampling/sampling.js';
+export { TokenDistribution } from './sampling/token-distribution.js';
 export type { LineScore, TokenPredictor } from './types.js';
-export { BOS, EOS, UNK, Vocabulary } from './vocabulary.js';
+export { detokenize, endsSentence, foldCase, type TokenizerMode, tokenize } from './words/tokenizer.js';
+export { BOS, EOS, UNK, Vocabulary } from './words/vocabulary.js';
 
 import { type ModelOptions, NgramModel } from './ngram-model.js';
 

@@ -1,6 +1,6 @@
-import type { TokenizerMode } from './tokenizer.js';
 import type { TokenPredictor } from './types.js';
-import type { Vocabulary } from './vocabulary.js';
+import type { TokenizerMode } from './words/tokenizer.js';
+import type { Vocabulary } from './words/vocabulary.js';
 
 /**
  * What serving needs from a model, trained or loaded from ARPA: its vocabulary, a forward

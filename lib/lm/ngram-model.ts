@@ -1,11 +1,11 @@
-import { toArpa } from './arpa-writer.js';
-import { KneserNeyEstimator } from './kneser-ney.js';
+import { KneserNeyEstimator } from './estimation/kneser-ney.js';
+import { NgramCounts } from './estimation/ngram-counts.js';
 import type { LanguageModel } from './language-model.js';
-import { NgramCounts } from './ngram-counts.js';
-import { writeSnapshot } from './snapshot-writer.js';
-import { SurfaceCasing } from './surface-casing.js';
-import { foldCase, type TokenizerMode, tokenize } from './tokenizer.js';
-import { MARKER_COUNT, Vocabulary } from './vocabulary.js';
+import { toArpa } from './persistence/arpa-writer.js';
+import { writeSnapshot } from './persistence/snapshot-writer.js';
+import { SurfaceCasing } from './words/surface-casing.js';
+import { foldCase, type TokenizerMode, tokenize } from './words/tokenizer.js';
+import { MARKER_COUNT, Vocabulary } from './words/vocabulary.js';
 
 /** Options of a trainable model. */
 export interface ModelOptions {

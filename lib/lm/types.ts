@@ -1,6 +1,6 @@
-import type { ContextState } from './context-state.js';
-import type { TokenDistribution } from './token-distribution.js';
-import type { UnigramTable } from './unigram-table.js';
+import type { ContextState } from './querying/context-state.js';
+import type { TokenDistribution } from './sampling/token-distribution.js';
+import type { UnigramTable } from './sampling/unigram-table.js';
 
 /**
  * One direction of an n-gram model, as scorers and generators use it. Implemented over live

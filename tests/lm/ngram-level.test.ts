@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEY_WIDTH, NgramLevel } from '../../lib/lm/ngram-level.js';
+import { KEY_WIDTH, NgramLevel } from '../../lib/lm/querying/ngram-level.js';
 
 describe('NgramLevel', () => {
   it('finds every key added and no other, through growth and a bulk load', () => {

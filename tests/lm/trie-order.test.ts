@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CONTEXT, NgramLevel, WORD } from '../../lib/lm/ngram-level.js';
-import { trieOrder } from '../../lib/lm/trie-order.js';
+import { trieOrder } from '../../lib/lm/persistence/trie-order.js';
+import { CONTEXT, NgramLevel, WORD } from '../../lib/lm/querying/ngram-level.js';
 
 const FIELD = WORD + 2;
 

@@ -1,6 +1,12 @@
-import { type ContextState, createContextState } from './context-state.js';
+import { type ContextState, createContextState } from '../querying/context-state.js';
+import { WORD } from '../querying/ngram-level.js';
+import { sampleKneserNey } from '../sampling/kneser-ney-sampler.js';
+import { SuccessorCache } from '../sampling/successor-cache.js';
+import type { TokenDistribution } from '../sampling/token-distribution.js';
+import { UnigramTable } from '../sampling/unigram-table.js';
+import type { TokenPredictor } from '../types.js';
+import { BOS, UNK } from '../words/vocabulary.js';
 import { modifiedKneserNeyDiscounts } from './discounts.js';
-import { sampleKneserNey } from './kneser-ney-sampler.js';
 import {
   CONTEXT_CELL,
   COUNT,
@@ -11,12 +17,6 @@ import {
   TOTAL,
   TWOS,
 } from './ngram-counts.js';
-import { WORD } from './ngram-level.js';
-import { SuccessorCache } from './successor-cache.js';
-import type { TokenDistribution } from './token-distribution.js';
-import type { TokenPredictor } from './types.js';
-import { UnigramTable } from './unigram-table.js';
-import { BOS, UNK } from './vocabulary.js';
 
 // Module-local copies for the query loop: transpiled imports are read through getters.
 const CELL = CONTEXT_CELL;

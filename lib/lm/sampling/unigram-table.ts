@@ -1,5 +1,5 @@
+import { BOS, UNK } from '../words/vocabulary.js';
 import { searchCumulative } from './cumulative.js';
-import { BOS, UNK } from './vocabulary.js';
 
 interface Tempered {
   cumulative: Float64Array;

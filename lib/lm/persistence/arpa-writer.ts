@@ -1,7 +1,7 @@
+import type { KneserNeyEstimator } from '../estimation/kneser-ney.js';
+import type { Vocabulary } from '../words/vocabulary.js';
+import { BOS } from '../words/vocabulary.js';
 import { type ArpaTables, kneserNeyTables } from './arpa-tables.js';
-import type { KneserNeyEstimator } from './kneser-ney.js';
-import type { Vocabulary } from './vocabulary.js';
-import { BOS } from './vocabulary.js';
 
 /**
  * The forward model as an ARPA file laid out as lmplz writes it: unigrams in id order, higher

@@ -1,5 +1,5 @@
+import { BOS, UNK } from '../words/vocabulary.js';
 import type { UnigramTable } from './unigram-table.js';
-import { BOS, UNK } from './vocabulary.js';
 
 // Module-local copies for the per-successor loop: transpiled imports are read through getters.
 const START = BOS;

@@ -1,5 +1,5 @@
+import { EOS } from '../words/vocabulary.js';
 import type { TokenDistribution } from './token-distribution.js';
-import { EOS } from './vocabulary.js';
 
 const TAIL_DRAWS = 32;
 

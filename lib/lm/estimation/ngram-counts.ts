@@ -1,5 +1,5 @@
-import { CONTEXT, KEY_WIDTH, NgramLevel } from './ngram-level.js';
-import { BOS, EOS } from './vocabulary.js';
+import { CONTEXT, KEY_WIDTH, NgramLevel } from '../querying/ngram-level.js';
+import { BOS, EOS } from '../words/vocabulary.js';
 
 // Module-local copies for the counting loop: transpiled imports are read through getters.
 const START = BOS;

@@ -1,6 +1,6 @@
-import type { ContextState } from './context-state.js';
-import type { KneserNeyEstimator } from './kneser-ney.js';
-import { COUNT, TOTAL } from './ngram-counts.js';
+import type { KneserNeyEstimator } from '../estimation/kneser-ney.js';
+import { COUNT, TOTAL } from '../estimation/ngram-counts.js';
+import type { ContextState } from '../querying/context-state.js';
 import { sampleToken } from './sampling.js';
 import { CACHED_SUCCESSORS } from './successor-cache.js';
 import type { TokenDistribution } from './token-distribution.js';

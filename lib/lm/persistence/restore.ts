@@ -1,4 +1,4 @@
-import type { NgramModel } from './ngram-model.js';
+import type { NgramModel } from '../ngram-model.js';
 import { deserializeModel } from './snapshot-reader.js';
 
 /**

@@ -1,11 +1,11 @@
-import { type ContextState, createContextState } from './context-state.js';
-import { resizeFloat32 } from './growth.js';
-import { NgramLevel } from './ngram-level.js';
-import { sampleToken } from './sampling.js';
-import type { TokenDistribution } from './token-distribution.js';
-import type { TokenPredictor } from './types.js';
-import { UnigramTable } from './unigram-table.js';
-import { BOS, UNK } from './vocabulary.js';
+import { type ContextState, createContextState } from '../querying/context-state.js';
+import { resizeFloat32 } from '../querying/growth.js';
+import { NgramLevel } from '../querying/ngram-level.js';
+import { sampleToken } from '../sampling/sampling.js';
+import type { TokenDistribution } from '../sampling/token-distribution.js';
+import { UnigramTable } from '../sampling/unigram-table.js';
+import type { TokenPredictor } from '../types.js';
+import { BOS, UNK } from '../words/vocabulary.js';
 
 /** log10 probability KenLM gives `<unk>` when a file has none. */
 const MISSING_UNK = -100;

@@ -1,4 +1,4 @@
-import { nextCapacity } from './growth.js';
+import { nextCapacity } from '../querying/growth.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -1,9 +1,9 @@
+import type { LanguageModel } from '../language-model.js';
+import { foldCase, type TokenizerMode, tokenize } from '../words/tokenizer.js';
+import { MARKER_COUNT, Vocabulary } from '../words/vocabulary.js';
 import { ArpaPredictor } from './arpa-predictor.js';
 import type { ArpaTables } from './arpa-tables.js';
 import { writeArpa } from './arpa-writer.js';
-import type { LanguageModel } from './language-model.js';
-import { foldCase, type TokenizerMode, tokenize } from './tokenizer.js';
-import { MARKER_COUNT, Vocabulary } from './vocabulary.js';
 
 /** Options for serving an ARPA file. */
 export interface ArpaOptions {

@@ -1,5 +1,5 @@
+import type { NgramCounts } from '../estimation/ngram-counts.js';
 import { searchCumulative } from './cumulative.js';
-import type { NgramCounts } from './ngram-counts.js';
 
 /** Contexts with more successors than this are worth a cumulative table. */
 export const CACHED_SUCCESSORS = 32;

@@ -1,6 +1,6 @@
-import type { KneserNeyEstimator } from './kneser-ney.js';
-import { TOTAL } from './ngram-counts.js';
-import type { NgramLevel } from './ngram-level.js';
+import type { KneserNeyEstimator } from '../estimation/kneser-ney.js';
+import { TOTAL } from '../estimation/ngram-counts.js';
+import type { NgramLevel } from '../querying/ngram-level.js';
 
 /**
  * A backoff model as an ARPA file holds it: per order k = 1..N, the trie level of its n-grams

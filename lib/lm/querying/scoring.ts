@@ -1,6 +1,6 @@
-import type { LanguageModel } from './language-model.js';
-import type { LineScore } from './types.js';
-import { EOS, UNK } from './vocabulary.js';
+import type { LanguageModel } from '../language-model.js';
+import type { LineScore } from '../types.js';
+import { EOS, UNK } from '../words/vocabulary.js';
 
 /** Per-token log10 probabilities of one line under the forward model, `</s>` last. */
 export function scoreLine(model: LanguageModel, text: string): LineScore {

@@ -1,9 +1,9 @@
+import { COUNT, type NgramCounts } from '../estimation/ngram-counts.js';
+import type { NgramModel } from '../ngram-model.js';
+import { MARKER_COUNT } from '../words/vocabulary.js';
 import { ByteWriter } from './byte-stream.js';
-import { COUNT, type NgramCounts } from './ngram-counts.js';
-import type { NgramModel } from './ngram-model.js';
 import { SNAPSHOT_MAGIC, SNAPSHOT_VERSION, TOKENIZER_CODES } from './snapshot-format.js';
 import { trieOrder } from './trie-order.js';
-import { MARKER_COUNT } from './vocabulary.js';
 
 /**
  * The model's counts as a versioned binary snapshot (layout: `writeCounts`). Everything derived

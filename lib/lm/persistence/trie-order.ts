@@ -1,4 +1,4 @@
-import { CONTEXT, type NgramLevel, WORD } from './ngram-level.js';
+import { CONTEXT, type NgramLevel, WORD } from '../querying/ngram-level.js';
 
 /** Groups at most this long are sorted in place; longer ones through a packed numeric sort. */
 const INSERTION_SORT_MAX = 16;

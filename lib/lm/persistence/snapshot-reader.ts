@@ -1,8 +1,8 @@
+import type { NgramCounts } from '../estimation/ngram-counts.js';
+import { NgramModel } from '../ngram-model.js';
+import { Vocabulary } from '../words/vocabulary.js';
 import { ByteReader } from './byte-stream.js';
-import type { NgramCounts } from './ngram-counts.js';
-import { NgramModel } from './ngram-model.js';
 import { SNAPSHOT_MAGIC, SNAPSHOT_VERSION, SnapshotFormatError, TOKENIZER_CODES } from './snapshot-format.js';
-import { Vocabulary } from './vocabulary.js';
 
 /** A trainable model restored from `model.serialize()` bytes; training can continue on it. */
 export function deserializeModel(bytes: Uint8Array): NgramModel {
