@@ -1,5 +1,12 @@
 import { logError } from '../log/index.js';
-import { assistPrompt, type ExternalModel, ExternalModelError, type Mode } from '../provider/index.js';
+import {
+  assistPrompt,
+  completeOrStream,
+  type ExternalModel,
+  ExternalModelError,
+  type Mode,
+  rethrowIfInterrupted,
+} from '../provider/index.js';
 import type { Turn } from '../sessions/index.js';
 import type { ChatImage } from './image-input.js';
 
@@ -27,6 +34,8 @@ export async function assistWithExternal(
     image?: ChatImage;
     maxTokens: number;
     temperature: number;
+    /** Streams the answer as it arrives. */
+    onDelta?: (text: string) => void;
   },
 ): Promise<AssistOutcome> {
   const attachImage = input.image !== undefined && (externalModel.vision || input.mode === 'apex');
@@ -39,19 +48,24 @@ export async function assistWithExternal(
     image: attachImage ? { data: input.image!.bytes, mediaType: input.image!.analysis.mimeType } : undefined,
   });
   try {
-    const completion = await externalModel.complete({
-      mode: input.mode,
-      ...prompt,
-      // The local maxTokens counts n-gram tokens; give the external model room for a real answer.
-      maxTokens: Math.max(256, input.maxTokens * 4),
-      temperature: input.temperature,
-    });
+    const completion = await completeOrStream(
+      externalModel,
+      {
+        mode: input.mode,
+        ...prompt,
+        // The local maxTokens counts n-gram tokens; give the external model room for a real answer.
+        maxTokens: Math.max(256, input.maxTokens * 4),
+        temperature: input.temperature,
+      },
+      input.onDelta,
+    );
     return {
       text: completion.text,
       reasoning: completion.reasoning,
       note: `answered by ${completion.model}`,
     };
   } catch (error) {
+    rethrowIfInterrupted(error);
     const reason = error instanceof ExternalModelError ? error.reason : 'unknown';
     logError('external_model_failed', error, { reason });
     return { note: `external model unavailable (${reason}); local answer used` };

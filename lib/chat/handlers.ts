@@ -1,4 +1,11 @@
-import { json, type MethodHandler, readJson, validate } from '../http/index.js';
+import {
+  acceptsEventStream,
+  json,
+  type MethodHandler,
+  readJson,
+  streamReply,
+  validate,
+} from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
 import type { Services } from '../services/index.js';
 import { sessionHeaders } from '../sessions/index.js';
@@ -22,6 +29,11 @@ export function chatHandlers(services: () => Services): { POST: MethodHandler } 
           const user = await signedInUser(request, current.verifier);
           const image = body.imageBase64 ? await readChatImage(body.imageBase64) : undefined;
           const limit = user ? config.SESSION_LIMIT_SIGNED_IN : config.SESSION_LIMIT_FREE;
+          if (body.stream ?? acceptsEventStream(request)) {
+            return streamReply((onDelta) => respondToChat(current, body, { limit, image, onDelta }), {
+              body: (outcome) => outcome.body,
+            });
+          }
           const outcome = await respondToChat(current, body, { limit, image });
           return json(outcome.body, 200, sessionHeaders(outcome.limit, outcome.remaining));
         },

@@ -1,4 +1,4 @@
-import { HttpError } from '../http/index.js';
+import { emitInPieces, HttpError } from '../http/index.js';
 import { formatThought, generateReply, replyBudgets } from '../reply/index.js';
 import type { Services } from '../services/index.js';
 import { beginSessionMessage, recordExchange, type Turn } from '../sessions/index.js';
@@ -23,7 +23,14 @@ export interface ChatOutcome {
 export async function respondToChat(
   services: Services,
   request: ChatRequest,
-  context: { limit: number; image?: ChatImage },
+  context: {
+    limit: number;
+    image?: ChatImage;
+    /** Streams the reply: its text in pieces as soon as it is known. */
+    onDelta?: (text: string) => void;
+    /** The conversation so far when the caller keeps it (stateless clients); else the session's. */
+    history?: Turn[];
+  },
 ): Promise<ChatOutcome> {
   const { store, config, model: keeper, externalModel } = services;
   const session = await beginSessionMessage(store, request.sessionId, {
@@ -33,8 +40,9 @@ export async function respondToChat(
   });
   const model = await keeper.current(keeper.positionOf(session.also)).catch(() => keeper.cached());
 
+  const history = context.history ?? session.history;
   const budget = replyBudgets[request.modelMode];
-  const recent = session.history.slice(-KEYWORD_TURNS).map((turn) => turn.content);
+  const recent = history.slice(-KEYWORD_TURNS).map((turn) => turn.content);
   let reply: ReturnType<typeof generateReply>;
   try {
     reply = generateReply(model, {
@@ -62,12 +70,13 @@ export async function respondToChat(
     const assisted = await assistWithExternal(externalModel, {
       mode: request.modelMode,
       message: request.message,
-      history: session.history,
+      history,
       draft,
       keywords: reply.keywords,
       image: context.image,
       maxTokens: request.maxTokens,
       temperature: request.temperature,
+      onDelta: context.onDelta,
     });
     thought.push(assisted.note);
     if (assisted.reasoning) thought.push(`reasoning: ${assisted.reasoning}`);
@@ -76,6 +85,8 @@ export async function respondToChat(
       usedExternal = true;
     }
   }
+
+  if (context.onDelta && !usedExternal) emitInPieces(response, context.onDelta);
 
   const turns: Turn[] = [
     { role: 'user', content: request.message },

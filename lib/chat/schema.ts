@@ -50,6 +50,8 @@ export const chatRequestSchema = v.object({
     ),
     80,
   ),
+  /** Server-sent events instead of one JSON body (as `Accept: text/event-stream` asks). */
+  stream: v.optional(v.boolean('must be true or false')),
 });
 
 export type ChatRequest = v.InferOutput<typeof chatRequestSchema>;

@@ -1,6 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, type ModelMessage } from 'ai';
 import { ExternalModelError, toExternalModelError } from './errors.js';
+import { streamCompletion } from './stream-completion.js';
 import type {
   ChatMessage,
   Completion,
@@ -17,6 +18,7 @@ import type {
 export function createProvider(options: ProviderOptions): ExternalModel {
   const provider = createOpenAICompatible({
     name: 'external',
+    includeUsage: true,
     baseURL: options.baseUrl.replace(/\/+$/, ''),
     apiKey: options.apiKey,
     fetch: options.fetch,
@@ -55,7 +57,17 @@ export function createProvider(options: ProviderOptions): ExternalModel {
     }
   }
 
-  return { vision: options.vision ?? false, modelName, complete };
+  function stream(request: CompletionRequest, onDelta: (text: string) => void): Promise<Completion> {
+    const model = modelName(request.mode);
+    return streamCompletion(request, onDelta, {
+      model: provider.chatModel(model),
+      modelName: model,
+      messages: request.messages.map(toModelMessage),
+      timeoutMs: options.timeoutMs,
+    });
+  }
+
+  return { vision: options.vision ?? false, modelName, complete, stream };
 }
 
 function toModelMessage(message: ChatMessage): ModelMessage {

@@ -8,6 +8,7 @@ export type ExternalModelFailure =
   | 'network'
   | 'malformed'
   | 'empty'
+  | 'interrupted'
   | 'unknown';
 
 /**

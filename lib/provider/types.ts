@@ -51,6 +51,12 @@ export interface ExternalModel {
   modelName(mode?: Mode): string;
   /** One non-streaming completion. Throws `ExternalModelError` on any failure; never retries. */
   complete(request: CompletionRequest): Promise<Completion>;
+  /**
+   * One streaming completion: `onDelta` gets the text as it arrives, the promise the whole.
+   * Same timeout (for the first piece, then between pieces) and no retries; a failure after the
+   * first piece is an `ExternalModelError` with reason `interrupted`.
+   */
+  stream(request: CompletionRequest, onDelta: (text: string) => void): Promise<Completion>;
 }
 
 /** Options of `createProvider`; names follow the LLM_* environment variables. */

@@ -1,4 +1,11 @@
-import { json, type MethodHandler, readJson, validate } from '../http/index.js';
+import {
+  acceptsEventStream,
+  json,
+  type MethodHandler,
+  readJson,
+  streamReply,
+  validate,
+} from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
 import { type Services, serviceVersion } from '../services/index.js';
 import { answeringModelName } from './model-name.js';
@@ -16,6 +23,9 @@ export function variantBChatHandlers(services: () => Services): { POST: MethodHa
         { failOpen: current.config.RATE_LIMIT_FAIL_OPEN },
         async () => {
           const body = validate(variantBRequestSchema, await readJson(request, VARIANT_B_BODY_LIMIT_BYTES));
+          if (body.stream ?? acceptsEventStream(request)) {
+            return streamReply((onDelta) => respondVariantB(current, body, onDelta));
+          }
           return json(await respondVariantB(current, body));
         },
       );

@@ -1,7 +1,13 @@
-import { HttpError } from '../http/index.js';
+import { emitInPieces, HttpError } from '../http/index.js';
 import type { LanguageModel } from '../lm/index.js';
 import { logError } from '../log/index.js';
-import { assistPrompt, type ExternalModel, ExternalModelError } from '../provider/index.js';
+import {
+  assistPrompt,
+  completeOrStream,
+  type ExternalModel,
+  ExternalModelError,
+  rethrowIfInterrupted,
+} from '../provider/index.js';
 import { replyBudgets } from '../reply/index.js';
 import type { Services } from '../services/index.js';
 import {
@@ -46,6 +52,7 @@ const modeInstructions: Record<Exclude<ReasoningMode, 'www'>, string> = {
 export async function respondVariantB(
   services: Services,
   request: VariantBRequest,
+  onDelta?: (text: string) => void,
 ): Promise<VariantBResponse> {
   const model = await services.model.current().catch(() => services.model.cached());
   const countTokens = (text: string) => model.tokens(text).length;
@@ -59,7 +66,7 @@ export async function respondVariantB(
     random: services.random,
   };
 
-  if (request.mode === 'www') return answerFromWikipedia(services, request, kept, countTokens);
+  if (request.mode === 'www') return answerFromWikipedia(services, request, kept, countTokens, onDelta);
 
   let local: string;
   try {
@@ -74,9 +81,18 @@ export async function respondVariantB(
     throw new HttpError('inference_failed', 'The model failed to produce an answer; please try again.');
   }
   if (services.externalModel) {
-    const external = await askExternal(services.externalModel, request, kept, local, model, request.mode);
+    const external = await askExternal(
+      services.externalModel,
+      request,
+      kept,
+      local,
+      model,
+      request.mode,
+      onDelta,
+    );
     if (external) return { response: external.text, mode: request.mode, tokens: external.tokens };
   }
+  if (onDelta) emitInPieces(local, onDelta);
   return { response: local, mode: request.mode, tokens: countTokens(local) };
 }
 
@@ -87,6 +103,7 @@ async function askExternal(
   draft: string,
   model: LanguageModel,
   mode: Exclude<ReasoningMode, 'www'>,
+  onDelta?: (text: string) => void,
 ): Promise<{ text: string; tokens: number } | undefined> {
   const prompt = assistPrompt({
     message: request.message,
@@ -96,16 +113,21 @@ async function askExternal(
     maxHistory: history.length,
   });
   try {
-    const completion = await externalModel.complete({
-      mode: mode === 'deep_think' ? 'apex' : mode === 'think' ? 'expert' : 'instant',
-      system: `${prompt.system}\n\n${modeInstructions[mode]}`,
-      messages: prompt.messages,
-    });
+    const completion = await completeOrStream(
+      externalModel,
+      {
+        mode: mode === 'deep_think' ? 'apex' : mode === 'think' ? 'expert' : 'instant',
+        system: `${prompt.system}\n\n${modeInstructions[mode]}`,
+        messages: prompt.messages,
+      },
+      onDelta,
+    );
     return {
       text: completion.text,
       tokens: completion.completionTokens ?? model.tokens(completion.text).length,
     };
   } catch (error) {
+    rethrowIfInterrupted(error);
     logError('external_model_failed', error, {
       reason: error instanceof ExternalModelError ? error.reason : 'unknown',
     });
@@ -118,16 +140,21 @@ async function answerFromWikipedia(
   request: VariantBRequest,
   history: VariantBRequest['history'],
   countTokens: (text: string) => number,
+  onDelta?: (text: string) => void,
 ): Promise<VariantBResponse> {
   const lookup = await services.wikipedia.lookup(searchQueryFrom(request.message));
   const source = sourceOf(lookup) ?? undefined;
   const grounding = groundingPrompt(lookup, request.message);
   if (grounding && services.externalModel) {
     try {
-      const completion = await services.externalModel.complete({
-        system: grounding.system,
-        messages: [...history, { role: 'user', content: grounding.prompt }],
-      });
+      const completion = await completeOrStream(
+        services.externalModel,
+        {
+          system: grounding.system,
+          messages: [...history, { role: 'user', content: grounding.prompt }],
+        },
+        onDelta,
+      );
       return {
         response: completion.text,
         mode: 'www',
@@ -135,9 +162,11 @@ async function answerFromWikipedia(
         ...(source ? { source } : {}),
       };
     } catch (error) {
+      rethrowIfInterrupted(error);
       logError('external_model_failed', error);
     }
   }
   const response = groundedAnswer(lookup, request.message);
+  if (onDelta) emitInPieces(response, onDelta);
   return { response, mode: 'www', tokens: countTokens(response), ...(source ? { source } : {}) };
 }

@@ -34,6 +34,8 @@ export const variantBRequestSchema = v.object(
       'standard',
     ),
     history: v.optional(v.array(historyItemSchema, 'must be an array of { role, content }'), []),
+    /** Server-sent events instead of one JSON body (as `Accept: text/event-stream` asks). */
+    stream: v.optional(v.boolean('must be true or false')),
   },
   'the body must be a JSON object',
 );

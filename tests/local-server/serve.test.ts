@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverRoutes } from '../../lib/local-server/index.js';
 import { type RunningServer, startLocalServer } from '../support/local-server.js';
+import { readReplyStream } from '../support/sse.js';
 
 describe('npm start (local server)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'serve-test-'));
@@ -43,6 +44,32 @@ describe('npm start (local server)', () => {
       model: expect.any(String),
       version: expect.stringMatching(/^\d+\.\d+\.\d+$/),
     });
+  });
+
+  it('streams chat replies of both variants as server-sent events, unbuffered', async () => {
+    await fetch(`${server.url}/api/train`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        text: 'The river flows to the sea. The sea is wide and the light is on the sea.',
+      }),
+    });
+    for (const [path, body] of [
+      ['/api/chat', { message: 'Tell me of the sea', sessionId: 'serve-stream' }],
+      ['/api/api/chat', { message: 'Tell me of the sea' }],
+    ] as const) {
+      const response = await fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify(body),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      expect(response.headers.get('content-length')).toBeNull();
+      const { deltas, done } = await readReplyStream(response);
+      expect(done).toHaveLength(1);
+      expect(deltas.join('')).toBe(done[0]!.response);
+    }
   });
 
   it('serves public/ at / and a JSON 404 for unknown API paths', async () => {

@@ -185,6 +185,70 @@ describe('ExternalModel against an OpenAI-compatible server', () => {
   });
 });
 
+describe('ExternalModel.stream against an OpenAI-compatible server', () => {
+  let standin: OpenAIStandin;
+  let model: ExternalModel;
+  const ask = { system: 'Be brief.', messages: [{ role: 'user' as const, content: 'hello there' }] };
+
+  beforeAll(async () => {
+    standin = await startOpenAIStandin();
+    model = createProvider({ baseUrl: standin.baseUrl, model: 'base-model', timeoutMs: 2000 });
+  });
+  afterAll(() => standin.close());
+  beforeEach(() => standin.setBehaviour('ok'));
+
+  async function streamed(): Promise<{ pieces: string[]; outcome: unknown }> {
+    const pieces: string[] = [];
+    const outcome = await model.stream(ask, (text) => pieces.push(text)).catch((error: unknown) => error);
+    return { pieces, outcome };
+  }
+
+  it('hands each piece over as it arrives and resolves with the whole answer and its usage', async () => {
+    const { pieces, outcome } = await streamed();
+    const expected = standinReply('hello there');
+    expect(pieces.join('')).toBe(expected);
+    expect(pieces.length).toBe(expected.split(' ').length);
+    expect(outcome).toMatchObject({ text: expected, model: 'base-model', completionTokens: pieces.length });
+    const sent = standin.requests.at(-1)!.body;
+    expect(sent.stream).toBe(true);
+    expect(sent.stream_options).toEqual({ include_usage: true });
+  });
+
+  it('collects reasoning_content as reasoning, apart from the text', async () => {
+    standin.setBehaviour('ok-with-reasoning');
+    const { pieces, outcome } = await streamed();
+    expect(pieces.join('')).toBe(standinReply('hello there'));
+    expect(outcome).toMatchObject({ reasoning: standinReasoning });
+  });
+
+  it.each([
+    ['server-error', 'http'],
+    ['unauthorized', 'http'],
+    ['empty-content', 'empty'],
+  ] as const)('fails before any piece on %s with reason %s', async (behaviour, reason) => {
+    standin.setBehaviour(behaviour);
+    const { pieces, outcome } = await streamed();
+    expect(pieces).toEqual([]);
+    expect(outcome).toBeInstanceOf(ExternalModelError);
+    expect((outcome as ExternalModelError).reason).toBe(reason);
+  });
+
+  it('fails with reason timeout when no piece comes within the timeout', async () => {
+    standin.setBehaviour('slow', { delayMs: 5000 });
+    const quick = createProvider({ baseUrl: standin.baseUrl, model: 'm', timeoutMs: 150 });
+    const error = await quick.stream(ask, () => {}).catch((caught: unknown) => caught);
+    expect((error as ExternalModelError).reason).toBe('timeout');
+  });
+
+  it('fails with reason interrupted when the stream breaks after its first piece', async () => {
+    standin.setBehaviour('stream-break');
+    const { pieces, outcome } = await streamed();
+    expect(pieces.length).toBeGreaterThan(0);
+    expect(outcome).toBeInstanceOf(ExternalModelError);
+    expect((outcome as ExternalModelError).reason).toBe('interrupted');
+  });
+});
+
 describe('ExternalModel when the server cannot be reached', () => {
   it('fails with reason network', async () => {
     const server = createServer();

@@ -11,7 +11,9 @@ export type OpenAIStandinBehaviour =
   | 'slow'
   | 'malformed'
   | 'empty-choices'
-  | 'empty-content';
+  | 'empty-content'
+  /** Streams two pieces of the answer, then drops the connection. */
+  | 'stream-break';
 
 /** One request the stand-in received. */
 export interface RecordedRequest {
@@ -138,7 +140,7 @@ function answer(
   usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
   const base = { id: 'chatcmpl-standin', created: Math.floor(Date.now() / 1000), model };
   if (body.stream) {
-    streamAnswer(res, base, content, reasoning, usage);
+    streamAnswer(res, base, content, reasoning, usage, behaviour === 'stream-break');
     return;
   }
   const choices =
@@ -160,6 +162,7 @@ function streamAnswer(
   content: string,
   reasoning: string | undefined,
   usage: Record<string, number>,
+  breakMidway: boolean,
 ): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const chunk = (delta: Record<string, unknown>, finish: string | null, extra = {}) =>
@@ -167,7 +170,15 @@ function streamAnswer(
       `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`,
     );
   if (reasoning) chunk({ role: 'assistant', reasoning_content: reasoning }, null);
-  chunk({ role: 'assistant', content }, null);
+  // The answer goes out word by word, as a real model's tokens would.
+  const pieces = content.match(/\S+\s*/g) ?? [content];
+  if (breakMidway) {
+    for (const piece of pieces.slice(0, 2)) chunk({ role: 'assistant', content: piece }, null);
+    // A clean close in the middle of the chunked body: the data arrives, the body never ends.
+    res.socket?.end();
+    return;
+  }
+  for (const piece of pieces) chunk({ role: 'assistant', content: piece }, null);
   chunk({}, 'stop', { usage });
   res.end('data: [DONE]\n\n');
 }
