@@ -6,6 +6,12 @@ import { defaultServices } from '../lib/services/index.js';
 
 /** `npm start`: the api/ functions and public/ on http://localhost:PORT, as Vercel routes them. */
 async function main(): Promise<void> {
+  const nodeMajor = Number(process.versions.node.split('.')[0]);
+  if (nodeMajor !== 24) {
+    console.warn(
+      `Warning: running on Node ${process.versions.node}, but Vercel runs Node 24; \`npm start\` uses the Node 24 that \`npm ci\` installs in node_modules/.bin.`,
+    );
+  }
   let config: ReturnType<typeof getConfig>;
   try {
     config = getConfig();

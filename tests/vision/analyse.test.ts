@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type OverlayOptions } from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { analyseImage, describeImage, formatAnalysis } from '../../lib/vision/index.js';
 import { animatedGif, jpegWithGps, solidImage } from './images.js';
@@ -9,7 +9,7 @@ async function skyPng(transparentCorner: boolean): Promise<Buffer> {
     sharp({ create: { width, height, channels: 4, background } })
       .png()
       .toBuffer();
-  const layers: sharp.OverlayOptions[] = [{ input: await square(640, 288, '#87ceeb'), top: 0, left: 0 }];
+  const layers: OverlayOptions[] = [{ input: await square(640, 288, '#87ceeb'), top: 0, left: 0 }];
   if (transparentCorner) {
     layers.push({ input: await square(32, 32, '#000000'), top: 448, left: 608, blend: 'dest-out' });
   }
