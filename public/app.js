@@ -1,310 +1,541 @@
-import { createClient, describeError, normaliseBase } from './api.js';
+import { describeError, health, sendChat, train, upload } from './api.js';
+import { renderMarkdown } from './markdown.js';
+import { splitForTraining, trainInParts } from './training.js';
 
-const BASE_KEY = 'playground.baseUrl';
-const SESSION_KEY = 'playground.sessionId';
+const SETTINGS_KEY = 'chat.settings';
+const PATHS = { a: 'api/chat', b: 'api/api/chat' };
+const MODE_NAMES = {
+  instant: 'Instant',
+  expert: 'Expert',
+  apex: 'Apex',
+  standard: 'Standard',
+  think: 'Think',
+  deep_think: 'Deep think',
+  www: 'Encyclopedia',
+};
 
 const $ = (id) => document.getElementById(id);
+const numberFormat = new Intl.NumberFormat('en');
 
-let base = normaliseBase(localStorage.getItem(BASE_KEY) || `${location.origin}/api`);
-let client = createClient(base);
-/** The Variant A image waiting to go with the next message: { dataUrl, name }. */
-let attachment = null;
-/** Variant B's conversation, kept in the page and sent with each message. */
-let historyB = [];
+/** A new element with attributes and children (strings become text, never HTML). */
+function el(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value !== undefined && value !== null && value !== false) element.setAttribute(name, String(value));
+  }
+  element.append(...children.filter((child) => child !== undefined && child !== null));
+  return element;
+}
 
 function newSessionId() {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
   return `web-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
-function setText(id, text) {
-  $(id).textContent = text;
+function formatBytes(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function setVocab(size) {
-  if (typeof size !== 'number') return;
-  for (const element of document.querySelectorAll('[data-vocab]')) element.textContent = String(size);
-}
+// Settings, kept in localStorage
 
-/** Appends an element with text to `parent`; attributes are set as given. */
-function add(parent, tag, text, attributes = {}) {
-  const element = document.createElement(tag);
-  if (text !== undefined) element.textContent = text;
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  parent.append(element);
-  return element;
-}
+const defaults = { mode: 'a:expert', temperature: 0.7, maxTokens: 80, raw: false, sessionId: '' };
 
-function addMessage(log, role, text, attributes = {}) {
-  const item = add(log, 'li', undefined, { class: `message ${role}`, ...attributes });
-  add(item, 'span', role === 'user' ? 'You' : 'Assistant', { class: 'who' });
-  add(item, 'p', text, { class: 'text' });
-  item.scrollIntoView({ block: 'nearest' });
-  return item;
-}
-
-/** Runs `work` with the form marked busy and its submit button disabled. */
-async function busy(form, work) {
-  const button = form.querySelector('button[type="submit"]');
-  form.setAttribute('aria-busy', 'true');
-  button.disabled = true;
+function loadSettings() {
   try {
-    await work();
-  } finally {
-    form.removeAttribute('aria-busy');
-    button.disabled = false;
+    return { ...defaults, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? '{}') };
+  } catch {
+    return { ...defaults };
   }
 }
 
-// Settings and health
+const settings = loadSettings();
+if (!/^[A-Za-z0-9_-]{1,64}$/.test(settings.sessionId)) settings.sessionId = newSessionId();
 
-async function refreshHealth() {
-  const line = $('health');
-  line.dataset.state = 'checking';
-  line.textContent = `Checking ${base}…`;
-  try {
-    const { body } = await client.health();
-    line.dataset.state = 'ok';
-    line.replaceChildren();
-    add(line, 'span', `Service ${body.status}`, { id: 'health-status' });
-    line.append(' · vocabulary ');
-    add(line, 'span', String(body.vocabSize), { id: 'health-vocab', 'data-vocab': '' });
-    line.append(` words · store ${body.store} · v${body.version}`);
-    if (body.externalModel) line.append(' · external model configured');
-    setVocab(body.vocabSize);
-  } catch (error) {
-    line.dataset.state = 'error';
-    const degraded = error.body?.status === 'degraded';
-    line.textContent = degraded ? `Service degraded: ${error.body.error}` : describeError(error, base);
-  }
+function saveSettings() {
+  localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
 }
 
-function useBase(value) {
-  base = normaliseBase(value) || `${location.origin}/api`;
-  client = createClient(base);
-  localStorage.setItem(BASE_KEY, base);
-  $('base-url').value = base;
-  $('openapi-link').href = `${base}/openapi.json`;
-  for (const id of ['a-error', 'b-error', 'train-error']) setText(id, '');
-  refreshHealth();
+function showSettings() {
+  if ([...$('mode').options].some((option) => option.value === settings.mode))
+    $('mode').value = settings.mode;
+  $('temperature').value = String(settings.temperature);
+  $('temperature-value').value = Number(settings.temperature).toFixed(1);
+  $('max-tokens').value = String(settings.maxTokens);
+  $('raw').checked = settings.raw;
+  $('session-id').value = settings.sessionId;
+  const variantA = $('mode').value.startsWith('a:');
+  $('attach-label').hidden = !variantA;
+  if (!variantA) clearAttachment();
 }
 
-$('settings').addEventListener('submit', (event) => {
-  event.preventDefault();
-  useBase($('base-url').value);
+$('mode').addEventListener('change', () => {
+  settings.mode = $('mode').value;
+  saveSettings();
+  showSettings();
+});
+$('temperature').addEventListener('input', () => {
+  settings.temperature = Number($('temperature').value);
+  $('temperature-value').value = settings.temperature.toFixed(1);
+  saveSettings();
+});
+$('max-tokens').addEventListener('change', () => {
+  const value = Math.round(Number($('max-tokens').value));
+  settings.maxTokens = Number.isFinite(value) ? Math.min(Math.max(value, 1), 400) : defaults.maxTokens;
+  $('max-tokens').value = String(settings.maxTokens);
+  saveSettings();
+});
+$('raw').addEventListener('change', () => {
+  settings.raw = $('raw').checked;
+  saveSettings();
+});
+$('session-id').addEventListener('change', () => {
+  if (!$('session-id').checkValidity()) return $('session-id').reportValidity();
+  useSession($('session-id').value);
 });
 
-// Tabs
-
-const tabs = [$('tab-a'), $('tab-b')];
-
-function selectTab(tab) {
-  for (const other of tabs) {
-    const selected = other === tab;
-    other.setAttribute('aria-selected', String(selected));
-    other.tabIndex = selected ? 0 : -1;
-    $(other.getAttribute('aria-controls')).hidden = !selected;
-  }
-}
-
-for (const tab of tabs) {
-  tab.addEventListener('click', () => selectTab(tab));
-  tab.addEventListener('keydown', (event) => {
-    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
-    const next = tabs[(tabs.indexOf(tab) + (event.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length];
-    selectTab(next);
-    next.focus();
-  });
-}
-
-// Ctrl+Enter (or Cmd+Enter) sends from any text box.
-for (const textarea of document.querySelectorAll('textarea')) {
-  textarea.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) textarea.form.requestSubmit();
-  });
-}
-
-// Variant A: session, image, chat
-
 function useSession(id) {
+  settings.sessionId = id;
+  saveSettings();
   $('session-id').value = id;
-  localStorage.setItem(SESSION_KEY, id);
-  setText('a-remaining', '');
+  $('allowance').textContent = '';
 }
 
 $('new-session').addEventListener('click', () => useSession(newSessionId()));
-$('session-id').addEventListener('change', (event) => {
-  if (event.target.checkValidity()) useSession(event.target.value);
+
+// Drawers
+
+for (const [button, dialog] of [
+  ['open-settings', 'settings'],
+  ['open-train', 'train'],
+]) {
+  $(button).addEventListener('click', () => $(dialog).showModal());
+}
+for (const dialog of document.querySelectorAll('dialog')) {
+  dialog.addEventListener('click', (event) => {
+    if (event.target === dialog || event.target.closest('[data-close]')) dialog.close();
+  });
+}
+
+// Health
+
+function setVocabulary(size) {
+  if (typeof size !== 'number') return;
+  const line = $('health');
+  line.dataset.state = 'ok';
+  line.replaceChildren(
+    el('span', { class: 'dot', 'aria-hidden': 'true' }),
+    el('span', { id: 'vocab', 'data-vocab': size }, numberFormat.format(size)),
+    ' words',
+  );
+}
+
+async function refreshHealth() {
+  const line = $('health');
+  try {
+    const body = await health();
+    setVocabulary(body.vocabSize);
+    line.title = `Service ${body.status} · store ${body.store} · v${body.version}`;
+  } catch (error) {
+    line.dataset.state = 'error';
+    line.textContent = error.body?.status === 'degraded' ? 'Service degraded' : 'Service unreachable';
+    line.title = describeError(error);
+  }
+}
+
+// The conversation
+
+/** Completed turns, sent as Variant B's history. */
+let turns = [];
+/** The reply being streamed: its AbortController, or null when idle. */
+let inFlight = null;
+/** The image waiting to go with the next Variant A message: { dataUrl, name }. */
+let attachment = null;
+
+function scrollToEnd(element) {
+  const box = $('conversation');
+  const nearEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 120;
+  if (nearEnd || element === undefined) box.scrollTop = box.scrollHeight;
+}
+
+function addUserMessage(text, image) {
+  $('empty').hidden = true;
+  const item = el(
+    'li',
+    { class: 'message user' },
+    el('h3', { class: 'who visually-hidden' }, 'You'),
+    el('div', { class: 'content' }, text),
+  );
+  if (image) item.append(el('p', { class: 'meta' }, `with image ${image.name}`));
+  $('log').append(item);
+  scrollToEnd();
+  return item;
+}
+
+function sourceItem(source, index) {
+  const ref = source?.ref ?? {};
+  const url = typeof ref.url === 'string' && /^https?:\/\//i.test(ref.url) ? ref.url : null;
+  const where = url
+    ? String(ref.title || url)
+    : typeof ref.line === 'number'
+      ? `line ${numberFormat.format(ref.line)}`
+      : 'passage';
+  const text = typeof source?.text === 'string' ? source.text : '';
+  const score = typeof source?.score === 'number' ? source.score.toFixed(2) : null;
+  const summary = el(
+    'summary',
+    {},
+    el('span', { class: 'cite' }, `[${index + 1}]`),
+    ' ',
+    el('span', { class: 'where' }, where),
+    score === null ? null : el('span', { class: 'score', title: 'Relevance score' }, score),
+    el('span', { class: 'snippet' }, text),
+  );
+  const body = el('div', { class: 'source-body' }, el('blockquote', {}, text));
+  if (url) {
+    body.append(el('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, `${where} ↗`));
+  } else if (typeof ref.chunk === 'number') {
+    body.append(el('p', { class: 'meta' }, `Training text ${ref.chunk + 1}, line ${ref.line}`));
+  }
+  return el('li', { 'data-testid': 'source' }, el('details', {}, summary, body));
+}
+
+/** The citations of a reply: `sources`, plus Variant B's `source` when it is not among them. */
+function showSources(item, body) {
+  const sources = Array.isArray(body.sources) ? [...body.sources] : [];
+  const extra = body.source;
+  if (extra?.url && !sources.some((source) => source?.ref?.url === extra.url)) {
+    sources.push({ text: '', ref: { title: extra.title, url: extra.url } });
+  }
+  if (sources.length === 0) return;
+  const headingId = `${item.id}-sources`;
+  item.append(
+    el(
+      'section',
+      { class: 'sources', 'aria-labelledby': headingId },
+      el('h4', { id: headingId }, sources.length === 1 ? 'Source' : `Sources (${sources.length})`),
+      el('ol', {}, ...sources.map(sourceItem)),
+    ),
+  );
+}
+
+let replyCount = 0;
+
+/** An assistant message that fills in as the reply streams: update(text), finish(body), fail(message). */
+function addReply(variant, mode) {
+  const id = `reply-${++replyCount}`;
+  const content = el('div', { class: 'content markdown' }, el('span', { class: 'typing' }, 'Thinking…'));
+  const who = el('h3', { class: 'who' }, `Assistant · ${MODE_NAMES[mode] ?? mode}`);
+  const item = el(
+    'li',
+    {
+      id,
+      class: 'message assistant streaming',
+      'data-testid': 'reply',
+      'data-variant': variant,
+      'data-mode': mode,
+    },
+    who,
+    content,
+  );
+  $('log').append(item);
+  $('log').setAttribute('aria-busy', 'true');
+  scrollToEnd();
+
+  let pending = null;
+  let shown = '';
+  const render = (text) => {
+    pending = null;
+    if (text === shown) return;
+    shown = text;
+    content.replaceChildren(renderMarkdown(text));
+    scrollToEnd(item);
+  };
+  const settle = () => {
+    if (pending !== null) cancelAnimationFrame(pending);
+    pending = null;
+    item.classList.remove('streaming');
+    $('log').setAttribute('aria-busy', 'false');
+  };
+
+  return {
+    item,
+    update(text) {
+      item.dataset.deltas = String(Number(item.dataset.deltas ?? 0) + 1);
+      if (pending !== null) cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(() => render(text));
+    },
+    finish(body, streamed) {
+      settle();
+      render(typeof body.response === 'string' ? body.response : '');
+      item.dataset.streamed = String(streamed);
+      if (body.usedExternal) {
+        who.append(
+          el('span', { class: 'badge', title: 'An external language model helped' }, 'external model'),
+        );
+      }
+      if (typeof body.thought === 'string' && body.thought) {
+        const details = el(
+          'details',
+          { class: 'thought', 'data-testid': 'thought' },
+          el('summary', {}, 'Thought'),
+          el('div', { class: 'thought-text' }, body.thought),
+        );
+        details.addEventListener('toggle', () => {
+          if (details.open) details.scrollIntoView({ block: 'nearest' });
+        });
+        item.append(details);
+      }
+      showSources(item, body);
+      const facts = [];
+      if (typeof body.tokens === 'number') facts.push(`${body.tokens} tokens`);
+      if (facts.length) item.append(el('p', { class: 'meta' }, facts.join(' · ')));
+      scrollToEnd(item);
+    },
+    stop(text) {
+      settle();
+      render(text);
+      item.append(el('p', { class: 'meta' }, 'Stopped'));
+    },
+    fail(message, text, action) {
+      settle();
+      if (text) render(text);
+      else content.replaceChildren();
+      item.classList.add('failed');
+      const line = el('p', { class: 'error', role: 'alert' }, message);
+      if (action) line.append(' ', action);
+      item.append(line);
+      scrollToEnd(item);
+    },
+  };
+}
+
+function setBusy(busy) {
+  $('send').textContent = busy ? 'Stop' : 'Send';
+  $('send').classList.toggle('stop', busy);
+  $('send').setAttribute('aria-label', busy ? 'Stop the reply' : 'Send the message');
+  $('composer').setAttribute('aria-busy', String(busy));
+}
+
+function showAllowance(headers) {
+  const limit = headers?.get('X-Session-Limit');
+  const remaining = headers?.get('X-Session-Remaining');
+  if (limit === null || remaining === null || limit === undefined) return;
+  $('allowance').textContent = `${remaining} of ${limit} left`;
+  $('allowance').title = `${remaining} of ${limit} messages left in this session`;
+}
+
+async function send(message) {
+  const [variant, mode] = $('mode').value.split(':');
+  const image = variant === 'a' ? attachment : null;
+  const payload =
+    variant === 'a'
+      ? {
+          message,
+          sessionId: settings.sessionId,
+          modelMode: mode,
+          temperature: settings.temperature,
+          maxTokens: settings.maxTokens,
+          ...(settings.raw ? { raw: true } : {}),
+          ...(image ? { imageBase64: image.dataUrl } : {}),
+        }
+      : { message, mode, history: turns };
+  addUserMessage(message, image);
+  const reply = addReply(variant, mode);
+  const controller = new AbortController();
+  inFlight = controller;
+  setBusy(true);
+  let text = '';
+  try {
+    const { body, headers, streamed } = await sendChat(PATHS[variant], payload, {
+      signal: controller.signal,
+      onDelta(piece) {
+        text += piece;
+        reply.update(text);
+      },
+    });
+    reply.finish(body, streamed);
+    turns = [
+      ...turns,
+      { role: 'user', content: message },
+      { role: 'assistant', content: String(body.response) },
+    ];
+    setVocabulary(body.vocabSize);
+    showAllowance(headers);
+    if (image && attachment === image) clearAttachment();
+  } catch (error) {
+    if (controller.signal.aborted) {
+      reply.stop(text);
+    } else {
+      let action;
+      if (error.body?.code === 'session_limit') {
+        action = el('button', { type: 'button', class: 'small' }, 'Start a new session');
+        action.addEventListener('click', () => {
+          useSession(newSessionId());
+          action.disabled = true;
+          $('message').focus();
+        });
+      }
+      reply.fail(describeError(error), text, action);
+      if (!text && !$('message').value) $('message').value = message;
+    }
+  } finally {
+    inFlight = null;
+    setBusy(false);
+  }
+}
+
+$('composer').addEventListener('submit', (event) => {
+  event.preventDefault();
+  if (inFlight) {
+    if (event.submitter === $('send')) inFlight.abort();
+    return;
+  }
+  const message = $('message').value.trim();
+  if (!message) return $('message').focus();
+  $('message').value = '';
+  send(message);
 });
 
-function showRemaining(limit, remaining) {
-  if (limit === null || remaining === null) return;
-  setText('a-remaining', `${remaining} of ${limit} messages left in this session`);
-}
+$('message').addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter' || event.shiftKey || event.altKey || event.isComposing) return;
+  event.preventDefault();
+  $('composer').requestSubmit();
+});
+
+$('clear').addEventListener('click', () => {
+  inFlight?.abort();
+  turns = [];
+  $('log').replaceChildren();
+  $('empty').hidden = false;
+  useSession(newSessionId());
+  $('settings').close();
+  $('message').focus();
+});
+
+// The image for Variant A
 
 function clearAttachment() {
   attachment = null;
-  $('a-image').value = '';
-  $('a-image-preview').hidden = true;
-  $('a-image-preview').removeAttribute('src');
-  $('a-image-remove').hidden = true;
-  setText('a-image-status', '');
+  $('image').value = '';
+  $('attachment').hidden = true;
+  $('attachment-name').textContent = '';
 }
 
-$('a-image-remove').addEventListener('click', clearAttachment);
+$('attachment-remove').addEventListener('click', clearAttachment);
 
-$('a-image').addEventListener('change', async (event) => {
-  const file = event.target.files?.[0];
-  setText('a-error', '');
+$('image').addEventListener('change', async () => {
+  const file = $('image').files?.[0];
   if (!file) return clearAttachment();
   attachment = null;
-  setText('a-image-status', `Uploading ${file.name}…`);
+  $('attachment').hidden = false;
+  $('attachment-name').textContent = `Uploading ${file.name}…`;
   try {
-    const { body } = await client.upload(file);
-    const type = body.base64MimeType ?? body.mimeType;
-    attachment = { dataUrl: `data:${type};base64,${body.base64}`, name: file.name };
-    $('a-image-preview').src = attachment.dataUrl;
-    $('a-image-preview').alt = `Attached image ${file.name}`;
-    $('a-image-preview').hidden = false;
-    $('a-image-remove').hidden = false;
-    setText(
-      'a-image-status',
-      `${file.name} attached (${body.width}×${body.height}); it goes with your next message.`,
-    );
+    const body = await upload(file);
+    attachment = {
+      dataUrl: `data:${body.base64MimeType ?? body.mimeType};base64,${body.base64}`,
+      name: file.name,
+    };
+    $('attachment-name').textContent = `${file.name} (${body.width}×${body.height})`;
   } catch (error) {
-    clearAttachment();
-    setText('a-error', describeError(error, base, 'file'));
+    $('attachment-name').textContent = describeError(error, 'file');
+    $('attachment').classList.add('failed');
   }
-});
-
-function showReplyA(body, mode) {
-  const item = addMessage($('a-log'), 'assistant', body.response, {
-    'data-testid': 'a-reply',
-    'data-mode': mode,
-  });
-  const who = item.querySelector('.who');
-  who.textContent = `Assistant · ${mode}`;
-  if (body.usedExternal) {
-    add(who, 'span', 'external model', {
-      class: 'badge',
-      'data-testid': 'a-external',
-      title: 'An external language model helped with this reply',
-    });
-  }
-  if (body.thought) {
-    const details = add(item, 'details', undefined, { 'data-testid': 'a-thought' });
-    add(details, 'summary', 'Thought');
-    add(details, 'p', body.thought);
-  }
-}
-
-$('a-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  const form = event.currentTarget;
-  if (!form.reportValidity()) return;
-  const message = $('a-message').value.trim();
-  if (!message) return;
-  const payload = {
-    message,
-    sessionId: $('session-id').value,
-    modelMode: $('a-mode').value,
-    temperature: Number($('a-temperature').value),
-    maxTokens: Number($('a-max-tokens').value),
-  };
-  if ($('a-raw').checked) payload.raw = true;
-  const image = attachment;
-  if (image) payload.imageBase64 = image.dataUrl;
-  setText('a-error', '');
-  return busy(form, async () => {
-    try {
-      const { body, headers } = await client.chat(payload);
-      const sent = addMessage($('a-log'), 'user', message);
-      if (image) add(sent, 'span', `with image ${image.name}`, { class: 'meta' });
-      showReplyA(body, payload.modelMode);
-      setVocab(body.vocabSize);
-      showRemaining(headers.get('X-Session-Limit'), headers.get('X-Session-Remaining'));
-      $('a-message').value = '';
-      if (image && attachment === image) clearAttachment();
-    } catch (error) {
-      if (error.body?.code === 'session_limit') showRemaining(error.body.limit, 0);
-      setText('a-error', describeError(error, base, 'file'));
-    }
-  });
-});
-
-// Variant B
-
-function showReplyB(body) {
-  const item = addMessage($('b-log'), 'assistant', body.response, {
-    'data-testid': 'b-reply',
-    'data-mode': body.mode,
-  });
-  item.querySelector('.who').textContent = `Assistant · ${body.mode} · ${body.tokens} tokens`;
-  const url = body.source?.url;
-  if (url && /^https?:\/\//i.test(url)) {
-    const line = add(item, 'p', 'Source: ', { class: 'source' });
-    add(line, 'a', body.source.title || url, {
-      href: url,
-      target: '_blank',
-      rel: 'noopener noreferrer',
-      'data-testid': 'b-source',
-    });
-  }
-}
-
-$('b-clear').addEventListener('click', () => {
-  historyB = [];
-  $('b-log').replaceChildren();
-  setText('b-error', '');
-});
-
-$('b-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  const form = event.currentTarget;
-  const message = $('b-message').value.trim();
-  if (!message) return form.reportValidity();
-  const payload = { message, mode: $('b-mode').value, history: historyB };
-  setText('b-error', '');
-  return busy(form, async () => {
-    try {
-      const { body } = await client.chatB(payload);
-      addMessage($('b-log'), 'user', message);
-      showReplyB(body);
-      historyB = [
-        ...historyB,
-        { role: 'user', content: message },
-        { role: 'assistant', content: body.response },
-      ];
-      $('b-message').value = '';
-    } catch (error) {
-      setText('b-error', describeError(error, base));
-    }
-  });
 });
 
 // Training
 
-$('train-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  const form = event.currentTarget;
+let training = null;
+
+function showTrainProgress({ phase, part, parts, bytesDone, bytesTotal, seconds }) {
+  $('train-progress').value = bytesTotal ? bytesDone / bytesTotal : 0;
+  $('train-progress').setAttribute('aria-valuetext', `${Math.round((bytesDone / bytesTotal) * 100)}%`);
+  const of = `${formatBytes(bytesDone)} of ${formatBytes(bytesTotal)}`;
+  $('train-status').textContent =
+    phase === 'waiting'
+      ? `Too many requests: waiting ${seconds} s, then part ${part} of ${parts} again`
+      : phase === 'done'
+        ? `All ${parts} ${parts === 1 ? 'part' : 'parts'} sent · ${of}`
+        : `Sending part ${part} of ${parts} · ${of}`;
+  $('train-run').dataset.phase = phase;
+}
+
+async function trainOn(text, name) {
+  if (training) return;
+  $('train-error').textContent = '';
+  $('train-summary').textContent = '';
+  if (text.includes('\u0000')) {
+    $('train-error').textContent = `${name} does not look like a text file.`;
+    return;
+  }
+  const parts = splitForTraining(text);
+  if (parts.length === 0) {
+    $('train-error').textContent = `${name} has no text to learn from.`;
+    return;
+  }
+  const controller = new AbortController();
+  training = controller;
+  $('train-run').hidden = false;
+  $('train-label').textContent = `Training on ${name}`;
+  for (const id of ['train-file', 'train-paste']) $(id).disabled = true;
+  try {
+    const result = await trainInParts(parts, {
+      send: (part, signal) => train(part, { signal }),
+      onProgress: showTrainProgress,
+      signal: controller.signal,
+    });
+    setVocabulary(result.vocabSize);
+    $('train-summary').textContent =
+      `Learnt ${numberFormat.format(result.tokens)} tokens from ${name} in ${result.parts} ` +
+      `${result.parts === 1 ? 'part' : 'parts'}. The vocabulary now has ` +
+      `${numberFormat.format(result.vocabSize)} words.`;
+    $('train-text').value = '';
+  } catch (error) {
+    $('train-error').textContent = controller.signal.aborted
+      ? 'Training cancelled; the parts already sent stay learnt.'
+      : `Training stopped: ${describeError(error, 'text')}`;
+  } finally {
+    training = null;
+    $('train-run').hidden = true;
+    $('train-file').value = '';
+    for (const id of ['train-file', 'train-paste']) $(id).disabled = false;
+  }
+}
+
+async function trainOnFile(file) {
+  if (!$('train').open) $('train').showModal();
+  await trainOn(await file.text(), file.name);
+}
+
+$('train-file').addEventListener('change', () => {
+  const file = $('train-file').files?.[0];
+  if (file) trainOnFile(file);
+});
+$('train-paste').addEventListener('click', () => {
   const text = $('train-text').value;
-  if (!text.trim()) return form.reportValidity();
-  setText('train-error', '');
-  setText('train-result', '');
-  return busy(form, async () => {
-    try {
-      const { body } = await client.train(text);
-      setVocab(body.vocabSize);
-      setText(
-        'train-result',
-        `Learnt ${body.tokens} tokens. The vocabulary now has ${body.vocabSize} words.`,
-      );
-      $('train-text').value = '';
-    } catch (error) {
-      setText('train-error', describeError(error, base, 'text'));
-    }
-  });
+  if (text.trim()) trainOn(text, 'the pasted text');
+  else $('train-text').focus();
+});
+$('train-cancel').addEventListener('click', () => training?.abort());
+
+// A text file dropped anywhere on the page trains the model.
+const hasFiles = (event) => [...(event.dataTransfer?.types ?? [])].includes('Files');
+document.addEventListener('dragover', (event) => {
+  if (!hasFiles(event)) return;
+  event.preventDefault();
+  document.body.classList.add('dragging');
+});
+document.addEventListener('dragleave', (event) => {
+  if (event.relatedTarget === null) document.body.classList.remove('dragging');
+});
+document.addEventListener('drop', (event) => {
+  document.body.classList.remove('dragging');
+  if (!hasFiles(event)) return;
+  event.preventDefault();
+  const file = event.dataTransfer.files?.[0];
+  if (file) trainOnFile(file);
 });
 
-useSession(localStorage.getItem(SESSION_KEY) || newSessionId());
-useBase(base);
+showSettings();
+refreshHealth();

@@ -1,0 +1,139 @@
+/** Training from a file: the text split under the size cap, and the parts sent one after another. */
+
+/** Bytes of text per POST /api/train: under the 1 MB cap with room for the JSON escapes. */
+export const PART_BYTES = 900_000;
+
+const encoder = new TextEncoder();
+const byteLength = (text) => encoder.encode(text).length;
+
+/** Cuts one line longer than `maxBytes` into pieces, at the last space before the cap when there is one. */
+function cutLine(line, maxBytes) {
+  const pieces = [];
+  const scratch = new Uint8Array(maxBytes);
+  let rest = line;
+  while (byteLength(rest) > maxBytes) {
+    // `read` counts the UTF-16 units that fit whole, so a character is never cut in two.
+    let { read } = encoder.encodeInto(rest, scratch);
+    const space = rest.lastIndexOf(' ', read);
+    if (space > read / 2) read = space + 1;
+    pieces.push(rest.slice(0, read));
+    rest = rest.slice(read);
+  }
+  if (rest) pieces.push(rest);
+  return pieces;
+}
+
+/**
+ * `text` as parts of at most `maxBytes` UTF-8 bytes, cut at paragraph boundaries (blank lines)
+ * when it can, else at line ends, else inside an over-long line at a space. Parts keep their
+ * order; blank parts are left out; line ends become \n.
+ * @param {string} text
+ * @param {number} [maxBytes]
+ * @returns {string[]}
+ */
+export function splitForTraining(text, maxBytes = PART_BYTES) {
+  const parts = [];
+  let current = '';
+  let currentBytes = 0;
+  const flush = () => {
+    if (current.trim()) parts.push(current);
+    current = '';
+    currentBytes = 0;
+  };
+  /** Adds `piece` after `separator`, starting a new part when the two would not fit. */
+  const add = (piece, separator) => {
+    const bytes = byteLength(piece);
+    if (current && currentBytes + separator.length + bytes > maxBytes) flush();
+    if (current) {
+      current += separator;
+      currentBytes += separator.length;
+    }
+    current += piece;
+    currentBytes += bytes;
+  };
+  for (const paragraph of text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n\s*/)) {
+    if (!paragraph.trim()) continue;
+    if (byteLength(paragraph) <= maxBytes) {
+      add(paragraph, '\n\n');
+      continue;
+    }
+    flush();
+    for (const line of paragraph.split('\n')) {
+      for (const piece of byteLength(line) > maxBytes ? cutLine(line, maxBytes) : [line]) add(piece, '\n');
+    }
+    flush();
+  }
+  flush();
+  return parts;
+}
+
+/**
+ * @typedef {{ phase: 'sending' | 'waiting' | 'done', part: number, parts: number,
+ *   bytesDone: number, bytesTotal: number, seconds?: number }} TrainingProgress
+ */
+
+/** @type {(seconds: number, signal?: AbortSignal) => Promise<void>} */
+const sleep = (seconds, signal) =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(), seconds * 1000);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+
+/**
+ * Sends `parts` in order through `send(text, signal)` (which resolves to `{ tokens, vocabSize }`
+ * or rejects with an error carrying `status` and `retryAfter` seconds). A 429 waits as long as
+ * it asks (at least 1 s, at most `maxWaitSeconds`) and tries the same part again, up to
+ * `maxRetries` times in a row; any other failure stops the run. `onProgress` hears
+ * `{ phase: 'sending' | 'waiting' | 'done', part, parts, bytesDone, bytesTotal, seconds? }`.
+ * Resolves to `{ parts, tokens, vocabSize, retries }`.
+ * @param {string[]} parts
+ * @param {{
+ *   send: (text: string, signal?: AbortSignal) => Promise<{ tokens: number, vocabSize: number }>,
+ *   onProgress?: (progress: TrainingProgress) => void,
+ *   signal?: AbortSignal,
+ *   wait?: (seconds: number, signal?: AbortSignal) => Promise<void>,
+ *   maxRetries?: number,
+ *   maxWaitSeconds?: number,
+ * }} options
+ */
+export async function trainInParts(
+  parts,
+  { send, onProgress = () => {}, signal, wait = sleep, maxRetries = 8, maxWaitSeconds = 120 },
+) {
+  const sizes = parts.map(byteLength);
+  const bytesTotal = sizes.reduce((sum, size) => sum + size, 0);
+  let bytesDone = 0;
+  let tokens = 0;
+  let vocabSize = null;
+  let retries = 0;
+  for (let index = 0; index < parts.length; index++) {
+    const progress = { part: index + 1, parts: parts.length, bytesTotal };
+    for (let attempt = 0; ; attempt++) {
+      signal?.throwIfAborted();
+      onProgress({ phase: 'sending', ...progress, bytesDone });
+      try {
+        const result = await send(parts[index], signal);
+        tokens += result.tokens;
+        vocabSize = result.vocabSize;
+        break;
+      } catch (error) {
+        if (error?.status !== 429 || error?.body?.code === 'session_limit' || attempt >= maxRetries)
+          throw error;
+        const seconds = Math.min(Math.max(error.retryAfter ?? 1, 1), maxWaitSeconds);
+        retries++;
+        onProgress({ phase: 'waiting', ...progress, bytesDone, seconds });
+        await wait(seconds, signal);
+      }
+    }
+    bytesDone += sizes[index];
+  }
+  onProgress({ phase: 'done', part: parts.length, parts: parts.length, bytesDone, bytesTotal });
+  return { parts: parts.length, tokens, vocabSize, retries };
+}

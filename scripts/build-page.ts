@@ -1,0 +1,36 @@
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(import.meta.dirname, '..');
+
+/**
+ * The browser builds of the page's libraries, copied from node_modules into public/vendor/
+ * (git-ignored) under the names public/markdown.js imports. The source maps go along so the
+ * browser's developer tools find them.
+ */
+const vendored = [
+  { from: 'marked/lib/marked.esm.js', to: 'marked.esm.js' },
+  { from: 'marked/lib/marked.esm.js.map', to: 'marked.esm.js.map' },
+  { from: 'dompurify/dist/purify.es.mjs', to: 'purify.es.mjs' },
+  { from: 'dompurify/dist/purify.es.mjs.map', to: 'purify.es.mjs.map' },
+];
+
+/** `npm run build:page`: fills public/vendor/ from the installed packages; returns the files written. */
+export async function buildPage(rootDir: string = root): Promise<string[]> {
+  const vendorDir = join(rootDir, 'public', 'vendor');
+  await rm(vendorDir, { recursive: true, force: true });
+  await mkdir(vendorDir, { recursive: true });
+  const written: string[] = [];
+  for (const { from, to } of vendored) {
+    const target = join(vendorDir, to);
+    await copyFile(join(rootDir, 'node_modules', from), target);
+    written.push(target);
+  }
+  return written;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const written = await buildPage();
+  console.log(`build:page: ${written.length} files in ${dirname(written[0] ?? '')}`);
+}
