@@ -127,7 +127,7 @@ function setVocabulary(size) {
   line.replaceChildren(
     el('span', { class: 'dot', 'aria-hidden': 'true' }),
     el('span', { id: 'vocab', 'data-vocab': size }, numberFormat.format(size)),
-    ' words',
+    size === 1 ? ' word' : ' words',
   );
 }
 
@@ -153,10 +153,17 @@ let inFlight = null;
 /** The image waiting to go with the next Variant A message: { dataUrl, name }. */
 let attachment = null;
 
-function scrollToEnd(element) {
+/** Whether the conversation follows the newest text: until the reader scrolls up from the end. */
+let followEnd = true;
+$('conversation').addEventListener('scroll', () => {
   const box = $('conversation');
-  const nearEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 120;
-  if (nearEnd || element === undefined) box.scrollTop = box.scrollHeight;
+  followEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+});
+
+/** Scrolls to the newest text when following it, or always when `force` (a message just sent). */
+function scrollToEnd(force = false) {
+  if (force) followEnd = true;
+  if (followEnd) $('conversation').scrollTop = $('conversation').scrollHeight;
 }
 
 function addUserMessage(text, image) {
@@ -169,7 +176,7 @@ function addUserMessage(text, image) {
   );
   if (image) item.append(el('p', { class: 'meta' }, `with image ${image.name}`));
   $('log').append(item);
-  scrollToEnd();
+  scrollToEnd(true);
   return item;
 }
 
@@ -196,7 +203,7 @@ function sourceItem(source, index) {
   if (url) {
     body.append(el('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, `${where} ↗`));
   } else if (typeof ref.chunk === 'number') {
-    body.append(el('p', { class: 'meta' }, `Training text ${ref.chunk + 1}, line ${ref.line}`));
+    body.append(el('p', { class: 'meta' }, `Trained text, chunk ${ref.chunk}, line ${ref.line}`));
   }
   return el('li', { 'data-testid': 'source' }, el('details', {}, summary, body));
 }
@@ -250,7 +257,7 @@ function addReply(variant, mode) {
     if (text === shown) return;
     shown = text;
     content.replaceChildren(renderMarkdown(text));
-    scrollToEnd(item);
+    scrollToEnd();
   };
   const settle = () => {
     if (pending !== null) cancelAnimationFrame(pending);
@@ -291,7 +298,7 @@ function addReply(variant, mode) {
       const facts = [];
       if (typeof body.tokens === 'number') facts.push(`${body.tokens} tokens`);
       if (facts.length) item.append(el('p', { class: 'meta' }, facts.join(' · ')));
-      scrollToEnd(item);
+      scrollToEnd();
     },
     stop(text) {
       settle();
@@ -306,7 +313,7 @@ function addReply(variant, mode) {
       const line = el('p', { class: 'error', role: 'alert' }, message);
       if (action) line.append(' ', action);
       item.append(line);
-      scrollToEnd(item);
+      scrollToEnd();
     },
   };
 }
