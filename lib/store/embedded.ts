@@ -1,353 +1,591 @@
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { crc32 } from 'node:zlib';
+import { LEGACY_FILE, type LegacyEntry, readLegacyFile } from './aof-migration.js';
+import { isDamageError, StoreStartupError } from './errors.js';
 import type { SetOptions, Store, StoreBatch } from './types.js';
 
-type Value =
-  | { type: 'string'; value: string }
-  | { type: 'list'; value: string[] }
-  | { type: 'hash'; value: Map<string, string> }
-  | { type: 'set'; value: Set<string> }
-  | { type: 'blob'; value: Uint8Array };
-
-interface Entry {
-  data: Value;
-  /** Unix milliseconds; undefined = no expiry. */
-  expiresAt?: number;
-}
-
-/** One line of the append-only file: a mutation with absolute times so replay is exact. */
-type LogRecord =
-  | { op: 'put'; key: string; data: SerializedValue; expiresAt?: number }
-  | { op: 'rpush'; key: string; values: string[] }
-  | { op: 'sadd'; key: string; members: string[] }
-  | { op: 'del'; key: string }
-  | { op: 'expireAt'; key: string; at: number | null };
-
-type SerializedValue =
-  | { type: 'string'; value: string }
-  | { type: 'list'; value: string[] }
-  | { type: 'hash'; value: Record<string, string> }
-  | { type: 'set'; value: string[] }
-  | { type: 'blob'; value: string };
-
 export interface EmbeddedStoreOptions {
-  /** Folder of the append-only file; without it the store lives in memory only. */
+  /** Folder of the database file `store.db`; without it the store lives in memory only. */
   dataDir?: string;
   /** Clock in Unix milliseconds (tests). */
   now?: () => number;
 }
 
-const LOG_FILE = 'store.aof';
-const COMPACT_MIN_BYTES = 4 * 1024 * 1024;
+export const STORE_FILE = 'store.db';
+/** How long a write waits for another process's transaction before it fails (SQLITE_BUSY). */
+const BUSY_TIMEOUT_MS = 10_000;
+/** Expired keys are swept once every this many write transactions of a process. */
+const SWEEP_EVERY_WRITES = 500;
+
+type EntryType = 'string' | 'list' | 'hash' | 'set' | 'blob';
+
+interface Entry {
+  type: EntryType;
+  value: string | Uint8Array | null;
+  /** Lists: position of the first item (items keep their positions; ltrim moves the head). */
+  head: number;
+  /** Lists: number of items; sets: number of members. */
+  size: number;
+  expiresAt: number | null;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entries (
+  key TEXT PRIMARY KEY,
+  type TEXT NOT NULL,
+  value BLOB,
+  head INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  expires_at INTEGER,
+  crc INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS entries_expiry ON entries (expires_at) WHERE expires_at IS NOT NULL;
+CREATE TABLE IF NOT EXISTS list_items (
+  key TEXT NOT NULL, pos INTEGER NOT NULL, value TEXT NOT NULL, crc INTEGER NOT NULL,
+  PRIMARY KEY (key, pos)
+);
+CREATE TABLE IF NOT EXISTS hash_fields (
+  key TEXT NOT NULL, field TEXT NOT NULL, value TEXT NOT NULL, crc INTEGER NOT NULL,
+  PRIMARY KEY (key, field)
+);
+CREATE TABLE IF NOT EXISTS set_members (
+  key TEXT NOT NULL, member TEXT NOT NULL, crc INTEGER NOT NULL,
+  PRIMARY KEY (key, member)
+) WITHOUT ROWID;
+`;
 
 /**
- * The store of a laptop: in memory, every mutation appended to `<dataDir>/store.aof` and replayed
- * at start, so a local server keeps what it learned across restarts. Operations run
- * synchronously inside one process, so each one (and each batch) is atomic.
+ * The store of a laptop or a single server: SQLite (`node:sqlite`) in `<dataDir>/store.db`.
+ * WAL mode with synchronous=FULL, so an acknowledged write is on disk before the call returns
+ * (it survives kill -9 and a power cut). Every write, and every batch, is one `BEGIN IMMEDIATE`
+ * transaction, so several processes on one folder keep exact counts. Each row carries a CRC-32 of
+ * its content, checked with `PRAGMA quick_check` at start: a damaged file stops the start with
+ * one clear line and is kept aside, never emptied or rewritten. An old `store.aof` of the
+ * append-only store is migrated on first start.
  */
 export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   const now = options.now ?? Date.now;
-  const entries = new Map<string, Entry>();
-  const logPath = options.dataDir ? join(options.dataDir, LOG_FILE) : undefined;
-  let logBytes = 0;
-  let liveBytesAtCompaction = 0;
+  const db = options.dataDir ? openFile(resolve(options.dataDir)) : openMemory();
+  const statements = new Map<string, StatementSync>();
+  let writesSinceSweep = 0;
+  let closed = false;
 
-  if (logPath) {
-    mkdirSync(options.dataDir!, { recursive: true });
-    if (existsSync(logPath)) replay(readFileSync(logPath, 'utf8'));
-    compact();
+  function sql(text: string): StatementSync {
+    let statement = statements.get(text);
+    if (!statement) {
+      statement = db.prepare(text);
+      statements.set(text, statement);
+    }
+    return statement;
   }
 
-  function replay(text: string): void {
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      let record: LogRecord;
-      try {
-        record = JSON.parse(line) as LogRecord;
-      } catch {
-        continue; // a torn last line after a crash: everything before it is intact
+  function transaction<T>(mode: 'read' | 'write', run: () => T): T {
+    db.exec(mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN');
+    try {
+      const result = run();
+      if (mode === 'write' && ++writesSinceSweep >= SWEEP_EVERY_WRITES) {
+        writesSinceSweep = 0;
+        sweepExpired();
       }
-      if (record.op === 'put')
-        entries.set(record.key, { data: deserialize(record.data), expiresAt: record.expiresAt });
-      else if (record.op === 'rpush') {
-        const entry = entries.get(record.key);
-        if (entry?.data.type === 'list') entry.data.value.push(...record.values);
-        else entries.set(record.key, { data: { type: 'list', value: [...record.values] } });
-      } else if (record.op === 'sadd') {
-        const entry = entries.get(record.key);
-        if (entry?.data.type === 'set') for (const member of record.members) entry.data.value.add(member);
-        else entries.set(record.key, { data: { type: 'set', value: new Set(record.members) } });
-      } else if (record.op === 'del') entries.delete(record.key);
-      else {
-        const entry = entries.get(record.key);
-        if (entry) entry.expiresAt = record.at ?? undefined;
-      }
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+  const write = <T>(run: () => T) => transaction('write', run);
+  const read = <T>(run: () => T) => transaction('read', run);
+
+  /** Copies an old `store.aof` in one transaction (once, even with several processes starting). */
+  function migrateLegacyFile(dir: string): void {
+    const legacy = join(dir, LEGACY_FILE);
+    if (!existsSync(legacy)) return;
+    write(() => {
+      if (sql(`SELECT value FROM meta WHERE name = 'legacy_migrated'`).get()) return;
+      for (const entry of readLegacyFile(legacy, now())) importLegacy(entry);
+      sql(`INSERT INTO meta (name, value) VALUES ('legacy_migrated', ?)`).run(new Date(now()).toISOString());
+    });
+    try {
+      renameSync(legacy, `${legacy}.migrated`);
+    } catch (error) {
+      // another process starting at the same moment renamed it first
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
 
-  function append(record: LogRecord): void {
-    if (!logPath) return;
-    const line = `${JSON.stringify(record)}\n`;
-    appendFileSync(logPath, line);
-    logBytes += line.length;
-    if (logBytes > COMPACT_MIN_BYTES && logBytes > 2 * liveBytesAtCompaction) compact();
-  }
-
-  /** Rewrites the file with one record per live key (write to a temp file, then rename). */
-  function compact(): void {
-    if (!logPath) return;
-    const lines: string[] = [];
-    const time = now();
-    for (const [key, entry] of entries) {
-      if (entry.expiresAt !== undefined && entry.expiresAt <= time) continue;
-      lines.push(JSON.stringify({ op: 'put', key, data: serialize(entry.data), expiresAt: entry.expiresAt }));
+  function importLegacy(entry: LegacyEntry): void {
+    const { key, expiresAt } = entry;
+    if (entry.type === 'string' || entry.type === 'blob') {
+      put(key, entry.type, entry.value, 0, 0, expiresAt);
+      return;
     }
-    const text = lines.length ? `${lines.join('\n')}\n` : '';
-    writeFileSync(`${logPath}.tmp`, text);
-    renameSync(`${logPath}.tmp`, logPath);
-    logBytes = statSync(logPath).size;
-    liveBytesAtCompaction = logBytes;
+    put(key, entry.type, null, 0, 0, expiresAt);
+    if (entry.type === 'list') ops.rpush(key, entry.value);
+    else if (entry.type === 'hash') ops.hset(key, entry.value);
+    else ops.sadd(key, entry.value);
   }
 
+  function sweepExpired(): void {
+    const expired = sql(`SELECT key, type FROM entries WHERE expires_at <= ?`).all(now()) as {
+      key: string;
+      type: EntryType;
+    }[];
+    for (const { key, type } of expired) remove(key, type);
+  }
+
+  function rawEntry(key: string): Entry | undefined {
+    const row = sql(`SELECT type, value, head, size, expires_at FROM entries WHERE key = ?`).get(key) as
+      | {
+          type: EntryType;
+          value: string | Uint8Array | null;
+          head: number;
+          size: number;
+          expires_at: number | null;
+        }
+      | undefined;
+    if (!row) return undefined;
+    return { type: row.type, value: row.value, head: row.head, size: row.size, expiresAt: row.expires_at };
+  }
+
+  /** The entry unless missing or expired (an expired one is removed when inside a write). */
   function live(key: string): Entry | undefined {
-    const entry = entries.get(key);
+    const entry = rawEntry(key);
     if (!entry) return undefined;
-    if (entry.expiresAt !== undefined && entry.expiresAt <= now()) {
-      entries.delete(key);
+    if (entry.expiresAt !== null && entry.expiresAt <= now()) {
+      if (db.isTransaction) remove(key, entry.type);
       return undefined;
     }
     return entry;
   }
 
-  function typed<T extends Value['type']>(key: string, type: T): Extract<Value, { type: T }> | undefined {
+  function typed(key: string, type: EntryType): Entry | undefined {
     const entry = live(key);
-    if (!entry) return undefined;
-    if (entry.data.type !== type) {
+    if (entry && entry.type !== type) {
       throw new Error(`WRONGTYPE Operation against a key holding the wrong kind of value (${key})`);
     }
-    return entry.data as Extract<Value, { type: T }>;
+    return entry;
   }
 
-  function put(key: string, data: Value, expiresAt: number | undefined): void {
-    entries.set(key, { data, expiresAt });
-    append({ op: 'put', key, data: serialize(data), expiresAt });
+  function remove(key: string, type: EntryType): void {
+    sql(`DELETE FROM entries WHERE key = ?`).run(key);
+    if (type === 'list') sql(`DELETE FROM list_items WHERE key = ?`).run(key);
+    else if (type === 'hash') sql(`DELETE FROM hash_fields WHERE key = ?`).run(key);
+    else if (type === 'set') sql(`DELETE FROM set_members WHERE key = ?`).run(key);
+  }
+
+  /** Writes an entry row; a key of another type (or an expired one) loses its old content first. */
+  function put(
+    key: string,
+    type: EntryType,
+    value: string | Uint8Array | null,
+    head: number,
+    size: number,
+    expiresAt: number | null,
+  ): void {
+    const existing = rawEntry(key);
+    const expired = existing?.expiresAt != null && existing.expiresAt <= now();
+    if (existing && (existing.type !== type || expired)) remove(key, existing.type);
+    sql(
+      `INSERT INTO entries (key, type, value, head, size, expires_at, crc) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value, head = excluded.head,
+         size = excluded.size, expires_at = excluded.expires_at, crc = excluded.crc`,
+    ).run(key, type, value, head, size, expiresAt, entryCrc(key, type, value, head, size, expiresAt));
+  }
+
+  function update(key: string, entry: Entry): void {
+    put(key, entry.type, entry.value, entry.head, entry.size, entry.expiresAt);
+  }
+
+  function expiryOf(ttlSeconds: number | undefined): number | null {
+    return ttlSeconds ? now() + ttlSeconds * 1000 : null;
   }
 
   const ops = {
     get(key: string): string | null {
-      return typed(key, 'string')?.value ?? null;
+      const entry = typed(key, 'string');
+      return entry ? String(entry.value) : null;
     },
-    set(key: string, value: string, options: SetOptions = {}): boolean {
-      if (options.ifAbsent && live(key)) return false;
-      put(key, { type: 'string', value }, options.ttlSeconds ? now() + options.ttlSeconds * 1000 : undefined);
+    set(key: string, value: string, setOptions: SetOptions = {}): boolean {
+      if (setOptions.ifAbsent && live(key)) return false;
+      put(key, 'string', value, 0, 0, expiryOf(setOptions.ttlSeconds));
       return true;
     },
     del(key: string): number {
-      if (!live(key)) return 0;
-      entries.delete(key);
-      append({ op: 'del', key });
-      return 1;
-    },
-    incr(key: string, ttlSeconds?: number): number {
-      return ops.incrBy(key, 1, ttlSeconds);
-    },
-    decr(key: string): number {
-      return ops.incrBy(key, -1);
+      const entry = rawEntry(key);
+      if (!entry) return 0;
+      const wasLive = entry.expiresAt === null || entry.expiresAt > now();
+      remove(key, entry.type);
+      return wasLive ? 1 : 0;
     },
     incrBy(key: string, by: number, ttlSeconds?: number): number {
-      const entry = live(key);
-      const current = typed(key, 'string')?.value ?? '0';
+      const entry = typed(key, 'string');
+      const current = entry ? String(entry.value) : '0';
       if (!/^-?\d+$/.test(current)) throw new Error('ERR value is not an integer or out of range');
       const next = Number(current) + by;
-      let expiresAt = entry?.expiresAt;
-      if (expiresAt === undefined && ttlSeconds) expiresAt = now() + ttlSeconds * 1000;
-      put(key, { type: 'string', value: String(next) }, expiresAt);
+      put(key, 'string', String(next), 0, 0, entry?.expiresAt ?? expiryOf(ttlSeconds));
       return next;
     },
     expire(key: string, seconds: number): boolean {
       const entry = live(key);
       if (!entry) return false;
-      entry.expiresAt = now() + seconds * 1000;
-      append({ op: 'expireAt', key, at: entry.expiresAt });
+      update(key, { ...entry, expiresAt: now() + seconds * 1000 });
       return true;
     },
     ttl(key: string): number {
       const entry = live(key);
       if (!entry) return -2;
-      if (entry.expiresAt === undefined) return -1;
+      if (entry.expiresAt === null) return -1;
       return Math.ceil((entry.expiresAt - now()) / 1000);
     },
     rpush(key: string, values: string[]): number {
-      const list = typed(key, 'list')?.value;
-      if (list) list.push(...values);
-      else entries.set(key, { data: { type: 'list', value: [...values] } });
-      // Logging only the new items keeps the file linear in what was pushed.
-      append({ op: 'rpush', key, values });
-      return (list ?? values).length;
+      const entry = typed(key, 'list') ?? { type: 'list', value: null, head: 0, size: 0, expiresAt: null };
+      const insert = sql(`INSERT INTO list_items (key, pos, value, crc) VALUES (?, ?, ?, ?)`);
+      values.forEach((value, index) => {
+        const pos = entry.head + entry.size + index;
+        insert.run(key, pos, value, itemCrc(key, pos, value));
+      });
+      const size = entry.size + values.length;
+      update(key, { ...entry, size });
+      return size;
     },
     lrange(key: string, start: number, stop: number): string[] {
-      const list = typed(key, 'list')?.value ?? [];
-      const [from, to] = listRange(list.length, start, stop);
-      return list.slice(from, to + 1);
+      const entry = typed(key, 'list');
+      if (!entry) return [];
+      const [from, to] = listRange(entry.size, start, stop);
+      if (from > to) return [];
+      const rows = sql(`SELECT value FROM list_items WHERE key = ? AND pos BETWEEN ? AND ? ORDER BY pos`).all(
+        key,
+        entry.head + from,
+        entry.head + to,
+      ) as { value: string }[];
+      return rows.map((row) => row.value);
     },
     ltrim(key: string, start: number, stop: number): void {
-      const entry = live(key);
-      const list = typed(key, 'list')?.value;
-      if (!entry || !list) return;
-      const [from, to] = listRange(list.length, start, stop);
-      const kept = list.slice(from, to + 1);
-      if (kept.length === 0) ops.del(key);
-      else put(key, { type: 'list', value: kept }, entry.expiresAt);
+      const entry = typed(key, 'list');
+      if (!entry) return;
+      const [from, to] = listRange(entry.size, start, stop);
+      if (from > to) {
+        remove(key, 'list');
+        return;
+      }
+      sql(`DELETE FROM list_items WHERE key = ? AND (pos < ? OR pos > ?)`).run(
+        key,
+        entry.head + from,
+        entry.head + to,
+      );
+      update(key, { ...entry, head: entry.head + from, size: to - from + 1 });
     },
     llen(key: string): number {
-      return typed(key, 'list')?.value.length ?? 0;
+      return typed(key, 'list')?.size ?? 0;
     },
     hset(key: string, fields: Record<string, string | number>): void {
-      const entry = live(key);
-      const hash = new Map(typed(key, 'hash')?.value ?? []);
-      for (const [field, value] of Object.entries(fields)) hash.set(field, String(value));
-      put(key, { type: 'hash', value: hash }, entry?.expiresAt);
+      const entry = typed(key, 'hash');
+      if (!entry) put(key, 'hash', null, 0, 0, null);
+      const upsert = sql(
+        `INSERT INTO hash_fields (key, field, value, crc) VALUES (?, ?, ?, ?)
+         ON CONFLICT (key, field) DO UPDATE SET value = excluded.value, crc = excluded.crc`,
+      );
+      for (const [field, value] of Object.entries(fields)) {
+        upsert.run(key, field, String(value), fieldCrc(key, field, String(value)));
+      }
     },
     hgetall(key: string): Record<string, string> {
-      return Object.fromEntries(typed(key, 'hash')?.value ?? []);
+      if (!typed(key, 'hash')) return {};
+      const rows = sql(`SELECT field, value FROM hash_fields WHERE key = ?`).all(key) as {
+        field: string;
+        value: string;
+      }[];
+      return Object.fromEntries(rows.map((row) => [row.field, row.value]));
     },
     hincrby(key: string, field: string, by: number): number {
-      const entry = live(key);
-      const hash = new Map(typed(key, 'hash')?.value ?? []);
-      const next = Number(hash.get(field) ?? '0') + by;
-      hash.set(field, String(next));
-      put(key, { type: 'hash', value: hash }, entry?.expiresAt);
+      const entry = typed(key, 'hash');
+      const row = entry
+        ? (sql(`SELECT value FROM hash_fields WHERE key = ? AND field = ?`).get(key, field) as
+            | { value: string }
+            | undefined)
+        : undefined;
+      const current = row?.value ?? '0';
+      if (!/^-?\d+$/.test(current)) throw new Error('ERR hash value is not an integer');
+      const next = Number(current) + by;
+      ops.hset(key, { [field]: String(next) });
       return next;
     },
     sadd(key: string, members: string[]): number {
-      let set = typed(key, 'set')?.value;
-      if (!set) {
-        set = new Set();
-        entries.set(key, { data: { type: 'set', value: set } });
+      const entry = typed(key, 'set') ?? { type: 'set', value: null, head: 0, size: 0, expiresAt: null };
+      const insert = sql(`INSERT OR IGNORE INTO set_members (key, member, crc) VALUES (?, ?, ?)`);
+      let added = 0;
+      for (const member of members) {
+        added += Number(insert.run(key, member, fieldCrc(key, member, '')).changes);
       }
-      const added = members.filter((member) => !set.has(member));
-      for (const member of added) set.add(member);
-      if (added.length) append({ op: 'sadd', key, members: added });
-      return new Set(added).size;
+      if (added > 0) update(key, { ...entry, size: entry.size + added });
+      return added;
     },
     scard(key: string): number {
-      return typed(key, 'set')?.value.size ?? 0;
+      return typed(key, 'set')?.size ?? 0;
     },
   };
 
   function batch(): StoreBatch {
     const queued: (() => unknown)[] = [];
+    let writes = false;
     const builder: StoreBatch = {
-      get: (key) => queue(() => ops.get(key)),
-      set: (key, value, options) => queue(() => ops.set(key, value, options)),
-      del: (key) => queue(() => ops.del(key)),
-      incr: (key, ttlSeconds) => queue(() => ops.incr(key, ttlSeconds)),
-      decr: (key) => queue(() => ops.decr(key)),
-      expire: (key, seconds) => queue(() => ops.expire(key, seconds)),
-      rpush: (key, ...values) => queue(() => ops.rpush(key, values)),
-      lrange: (key, start, stop) => queue(() => ops.lrange(key, start, stop)),
-      ltrim: (key, start, stop) => queue(() => ops.ltrim(key, start, stop)),
-      llen: (key) => queue(() => ops.llen(key)),
-      hset: (key, fields) => queue(() => ops.hset(key, fields)),
-      hgetall: (key) => queue(() => ops.hgetall(key)),
-      hincrby: (key, field, by) => queue(() => ops.hincrby(key, field, by)),
-      sadd: (key, ...members) => queue(() => ops.sadd(key, members)),
-      scard: (key) => queue(() => ops.scard(key)),
-      exec: async () => queued.map((run) => run()),
+      get: (key) => queue(false, () => ops.get(key)),
+      set: (key, value, setOptions) => queue(true, () => ops.set(key, value, setOptions)),
+      del: (key) => queue(true, () => ops.del(key)),
+      incr: (key, ttlSeconds) => queue(true, () => ops.incrBy(key, 1, ttlSeconds)),
+      decr: (key) => queue(true, () => ops.incrBy(key, -1)),
+      expire: (key, seconds) => queue(true, () => ops.expire(key, seconds)),
+      rpush: (key, ...values) => queue(true, () => ops.rpush(key, values)),
+      lrange: (key, start, stop) => queue(false, () => ops.lrange(key, start, stop)),
+      ltrim: (key, start, stop) => queue(true, () => ops.ltrim(key, start, stop)),
+      llen: (key) => queue(false, () => ops.llen(key)),
+      hset: (key, fields) => queue(true, () => ops.hset(key, fields)),
+      hgetall: (key) => queue(false, () => ops.hgetall(key)),
+      hincrby: (key, field, by) => queue(true, () => ops.hincrby(key, field, by)),
+      sadd: (key, ...members) => queue(true, () => ops.sadd(key, members)),
+      scard: (key) => queue(false, () => ops.scard(key)),
+      exec: async () => {
+        if (queued.length === 0) return [];
+        // One transaction: all of the batch lands, or (on any error) none of it.
+        return transaction(writes ? 'write' : 'read', () => queued.map((run) => run()));
+      },
     };
-    function queue(run: () => unknown): StoreBatch {
+    function queue(isWrite: boolean, run: () => unknown): StoreBatch {
+      writes ||= isWrite;
       queued.push(run);
       return builder;
     }
     return builder;
   }
 
+  function keysWithPrefix(prefix: string): { key: string; type: EntryType; expires_at: number | null }[] {
+    return sql(`SELECT key, type, expires_at FROM entries WHERE instr(key, ?) = 1`).all(prefix) as {
+      key: string;
+      type: EntryType;
+      expires_at: number | null;
+    }[];
+  }
+
+  try {
+    write(sweepExpired);
+    if (options.dataDir) migrateLegacyFile(resolve(options.dataDir));
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+
   return {
     kind: 'embedded',
-    get: async (key) => ops.get(key),
-    set: async (key, value, options) => ops.set(key, value, options),
-    del: async (...keys) => keys.reduce((count, key) => count + ops.del(key), 0),
-    incr: async (key, ttlSeconds) => ops.incr(key, ttlSeconds),
-    decr: async (key) => ops.decr(key),
-    expire: async (key, seconds) => ops.expire(key, seconds),
-    ttl: async (key) => ops.ttl(key),
-    rpush: async (key, ...values) => ops.rpush(key, values),
-    lrange: async (key, start, stop) => ops.lrange(key, start, stop),
-    ltrim: async (key, start, stop) => ops.ltrim(key, start, stop),
-    llen: async (key) => ops.llen(key),
-    hset: async (key, fields) => ops.hset(key, fields),
-    hgetall: async (key) => ops.hgetall(key),
-    hincrby: async (key, field, by) => ops.hincrby(key, field, by),
-    sadd: async (key, ...members) => ops.sadd(key, members),
-    scard: async (key) => ops.scard(key),
-    async setBlob(key, value, ttlSeconds) {
-      put(
-        key,
-        { type: 'blob', value: new Uint8Array(value) },
-        ttlSeconds ? now() + ttlSeconds * 1000 : undefined,
-      );
+    get: async (key) => read(() => ops.get(key)),
+    set: async (key, value, setOptions) => write(() => ops.set(key, value, setOptions)),
+    del: async (...keys) => write(() => keys.reduce((count, key) => count + ops.del(key), 0)),
+    incr: async (key, ttlSeconds) => write(() => ops.incrBy(key, 1, ttlSeconds)),
+    decr: async (key) => write(() => ops.incrBy(key, -1)),
+    expire: async (key, seconds) => write(() => ops.expire(key, seconds)),
+    ttl: async (key) => read(() => ops.ttl(key)),
+    rpush: async (key, ...values) => write(() => ops.rpush(key, values)),
+    lrange: async (key, start, stop) => read(() => ops.lrange(key, start, stop)),
+    ltrim: async (key, start, stop) => write(() => ops.ltrim(key, start, stop)),
+    llen: async (key) => read(() => ops.llen(key)),
+    hset: async (key, fields) => write(() => ops.hset(key, fields)),
+    hgetall: async (key) => read(() => ops.hgetall(key)),
+    hincrby: async (key, field, by) => write(() => ops.hincrby(key, field, by)),
+    sadd: async (key, ...members) => write(() => ops.sadd(key, members)),
+    scard: async (key) => read(() => ops.scard(key)),
+    setBlob: async (key, value, ttlSeconds) =>
+      write(() => put(key, 'blob', new Uint8Array(value), 0, 0, expiryOf(ttlSeconds))),
+    getBlob: async (key) =>
+      read(() => {
+        const entry = typed(key, 'blob');
+        return entry ? new Uint8Array(entry.value as Uint8Array) : null;
+      }),
+    delBlob: async (key) => {
+      write(() => ops.del(key));
     },
-    async getBlob(key) {
-      const blob = typed(key, 'blob')?.value;
-      return blob ? new Uint8Array(blob) : null;
-    },
-    async delBlob(key) {
-      ops.del(key);
-    },
-    async countKeys(prefix) {
-      let count = 0;
-      for (const key of [...entries.keys()]) if (key.startsWith(prefix) && live(key)) count++;
-      return count;
-    },
-    async deleteByPrefix(prefix) {
-      let count = 0;
-      for (const key of [...entries.keys()]) if (key.startsWith(prefix)) count += ops.del(key);
-      return count;
-    },
+    countKeys: async (prefix) =>
+      read(() => {
+        const time = now();
+        return keysWithPrefix(prefix).filter((row) => row.expires_at === null || row.expires_at > time)
+          .length;
+      }),
+    deleteByPrefix: async (prefix) =>
+      write(() => keysWithPrefix(prefix).reduce((count, row) => count + ops.del(row.key), 0)),
     batch,
-    async ping() {},
+    async ping() {
+      if (closed) throw new Error('the embedded store is closed');
+      sql('SELECT 1').get();
+    },
     async close() {
-      compact();
+      if (closed) return;
+      closed = true;
+      db.close();
     },
   };
 }
 
+/** Inclusive Redis range indexes (negative from the end) as clamped offsets; from > to when empty. */
 function listRange(length: number, start: number, stop: number): [number, number] {
   const from = Math.max(0, start < 0 ? length + start : start);
   const to = Math.min(length - 1, stop < 0 ? length + stop : stop);
   return [from, to];
 }
 
-function serialize(data: Value): SerializedValue {
-  switch (data.type) {
-    case 'hash':
-      return { type: 'hash', value: Object.fromEntries(data.value) };
-    case 'set':
-      return { type: 'set', value: [...data.value] };
-    case 'blob':
-      return { type: 'blob', value: Buffer.from(data.value).toString('base64') };
-    default:
-      return data;
+function entryCrc(
+  key: string,
+  type: string,
+  value: string | Uint8Array | null,
+  head: number,
+  size: number,
+  expiresAt: number | null,
+): number {
+  let crc = crc32(`${key}\0${type}\0${head}\0${size}\0${expiresAt ?? ''}\0`);
+  if (value !== null) crc = crc32(value, crc);
+  return crc;
+}
+
+function itemCrc(key: string, pos: number, value: string): number {
+  return crc32(value, crc32(`${key}\0${pos}\0`));
+}
+
+function fieldCrc(key: string, field: string, value: string): number {
+  return crc32(value, crc32(`${key}\0${field}\0`));
+}
+
+function sqlite(): typeof import('node:sqlite') {
+  // Loaded on first use, so functions that run on Upstash never load SQLite.
+  return process.getBuiltinModule('node:sqlite');
+}
+
+function openMemory(): DatabaseSync {
+  const db = new (sqlite().DatabaseSync)(':memory:');
+  db.exec(SCHEMA);
+  return db;
+}
+
+/** Opens `<dir>/store.db` after checking it; throws StoreStartupError when it cannot be used. */
+function openFile(dir: string): DatabaseSync {
+  const path = join(dir, STORE_FILE);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new StoreStartupError(
+      `DATA_DIR ${dir} cannot be created (${(error as NodeJS.ErrnoException).code ?? 'error'}); ` +
+        'point DATA_DIR at a writable folder.',
+    );
+  }
+  if (existsSync(path)) {
+    const damage = findDamage(path);
+    if (damage) {
+      const aside = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      moveAside(path, aside);
+      throw new StoreStartupError(
+        `The embedded store ${path} is damaged (${damage}); it was moved aside to ${aside} and the ` +
+          'service stops. Restore a backup as store.db, or move the damaged file out of DATA_DIR to ' +
+          'start with an empty store.',
+      );
+    }
+  } else {
+    const aside = readdirSync(dir).find(
+      (name) => name.startsWith(`${STORE_FILE}.damaged-`) && !/-(wal|shm)$/.test(name),
+    );
+    if (aside) {
+      throw new StoreStartupError(
+        `The embedded store ${path} was found damaged and kept aside as ${join(dir, aside)}; the ` +
+          'service will not start on an empty store while it is there. Restore a backup as store.db, ' +
+          'or move the damaged file out of DATA_DIR to start with an empty store.',
+      );
+    }
+  }
+  let db: DatabaseSync;
+  try {
+    db = new (sqlite().DatabaseSync)(path, { timeout: BUSY_TIMEOUT_MS });
+    // WAL lets readers run beside the one writer; FULL syncs the log at every commit, so what was
+    // acknowledged survives a crash of the process and of the machine.
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
+    db.exec(SCHEMA);
+  } catch (error) {
+    throw new StoreStartupError(
+      `The embedded store ${path} cannot be opened (${(error as Error).message}); ` +
+        'check that DATA_DIR is a writable folder.',
+    );
+  }
+  return db;
+}
+
+/** Reads the whole file read-only: SQLite's structural check, then every row's checksum. */
+function findDamage(path: string): string | undefined {
+  let db: DatabaseSync | undefined;
+  try {
+    db = new (sqlite().DatabaseSync)(path, { readOnly: true, timeout: BUSY_TIMEOUT_MS });
+    const problems = db.prepare('PRAGMA quick_check(3)').all() as { quick_check: string }[];
+    const first = problems[0]?.quick_check;
+    if (first !== 'ok') return `quick_check: ${first ?? 'no answer'}`;
+    const tables = new Set(
+      (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map(
+        (row) => row.name,
+      ),
+    );
+    const checks: [string, string, (row: Record<string, unknown>) => number][] = [
+      [
+        'entries',
+        'SELECT key, type, value, head, size, expires_at, crc FROM entries',
+        (row) =>
+          entryCrc(
+            row.key as string,
+            row.type as string,
+            row.value as string | Uint8Array | null,
+            row.head as number,
+            row.size as number,
+            row.expires_at as number | null,
+          ),
+      ],
+      [
+        'list_items',
+        'SELECT key, pos, value, crc FROM list_items',
+        (row) => itemCrc(row.key as string, row.pos as number, row.value as string),
+      ],
+      [
+        'hash_fields',
+        'SELECT key, field, value, crc FROM hash_fields',
+        (row) => fieldCrc(row.key as string, row.field as string, row.value as string),
+      ],
+      [
+        'set_members',
+        'SELECT key, member, crc FROM set_members',
+        (row) => fieldCrc(row.key as string, row.member as string, ''),
+      ],
+    ];
+    for (const [table, query, expected] of checks) {
+      if (!tables.has(table)) continue;
+      for (const row of db.prepare(query).iterate() as Iterable<Record<string, unknown>>) {
+        if (expected(row) !== row.crc)
+          return `a row of ${table} fails its checksum (key ${String(row.key).slice(0, 80)})`;
+      }
+    }
+    return undefined;
+  } catch (error) {
+    if (isDamageError(error)) return (error as Error).message;
+    throw new StoreStartupError(
+      `The embedded store ${path} cannot be read (${(error as Error).message}); check its permissions and DATA_DIR.`,
+    );
+  } finally {
+    try {
+      db?.close();
+    } catch {
+      // closing a connection to a damaged file may fail too; the file is left as it is
+    }
   }
 }
 
-function deserialize(data: SerializedValue): Value {
-  switch (data.type) {
-    case 'hash':
-      return { type: 'hash', value: new Map(Object.entries(data.value)) };
-    case 'set':
-      return { type: 'set', value: new Set(data.value) };
-    case 'blob':
-      return { type: 'blob', value: new Uint8Array(Buffer.from(data.value, 'base64')) };
-    default:
-      return data;
+/** Renames the damaged file and its write-ahead log, so nothing writes over them. */
+function moveAside(path: string, aside: string): void {
+  for (const suffix of ['-wal', '-shm']) {
+    if (existsSync(`${path}${suffix}`)) renameSync(`${path}${suffix}`, `${aside}${suffix}`);
   }
+  renameSync(path, aside);
 }

@@ -1,3 +1,4 @@
-export { createEmbeddedStore, type EmbeddedStoreOptions } from './embedded.js';
+export { createEmbeddedStore, type EmbeddedStoreOptions, STORE_FILE } from './embedded.js';
+export { StoreStartupError } from './errors.js';
 export type { RateLimiter, RateLimitResult, SetOptions, Store, StoreBatch, StoreKind } from './types.js';
 export { createUpstashRedis, createUpstashStore, type UpstashStoreOptions, upstashStore } from './upstash.js';
