@@ -32,7 +32,7 @@ let page: Page;
 const problems: string[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'chat-page-e2e-data-'));
 
-async function openPage(viewport: { width: number; height: number }): Promise<Page> {
+async function openPage(viewport: { width: number; height: number }, url = `${server.url}/`): Promise<Page> {
   const opened = await browser.newPage({ viewport });
   opened.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
@@ -43,7 +43,7 @@ async function openPage(viewport: { width: number; height: number }): Promise<Pa
       console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
     });
   });
-  await opened.goto(`${server.url}/`);
+  await opened.goto(url);
   await opened.locator('#vocab').waitFor();
   return opened;
 }
@@ -450,5 +450,63 @@ describe('the chat page in headless Chromium', { timeout: 60_000 }, () => {
     writeFileSync(join(artifacts, 'chat-page-metrics.json'), `${JSON.stringify(metrics, null, 2)}\n`);
     expect(metrics.htmlBytes + metrics.assetBytes).toBeLessThan(250_000);
     expect(problems).toEqual([]);
+  });
+});
+
+describe('training from the page under a tight rate limit', { timeout: 60_000 }, () => {
+  let limited: RunningServer;
+  const limitedDir = mkdtempSync(join(tmpdir(), 'chat-page-e2e-limited-'));
+
+  beforeAll(async () => {
+    limited = await startLocalServer({
+      DATA_DIR: limitedDir,
+      RATE_LIMIT_REQUESTS: '1',
+      RATE_LIMIT_WINDOW_SECONDS: '3',
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await limited?.stop();
+    rmSync(limitedDir, { recursive: true, force: true });
+  });
+
+  it('waits as long as the 429 says, then sends the same part again', async () => {
+    const target = await openPage(DESKTOP, `${limited.url}/`);
+    await target.click('#open-train');
+    await target.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { trainLog: string[] }).trainLog = seen;
+      const status = document.getElementById('train-status')!;
+      new MutationObserver(() => seen.push(status.textContent ?? '')).observe(status, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
+    });
+    let statuses: number[] = [];
+    // The test spends the one request of the window, so the page's first part meets a 429; a
+    // machine so slow that the 3 s window passed in between gets another go.
+    for (let attempt = 0; attempt < 3 && !statuses.includes(429); attempt++) {
+      await fetch(`${limited.url}/api/train`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ text: 'The allowance of this window is spent.' }),
+      });
+      const responses = await trainFromFile(target, 'patience.txt', 'Patience is better than pride.\n');
+      statuses = responses.map((response) => response.status());
+    }
+    expect(statuses[0]).toBe(429);
+    expect(statuses.at(-1)).toBe(200);
+    const log = await target.evaluate(() => (window as unknown as { trainLog: string[] }).trainLog);
+    expect(log).toContainEqual(
+      expect.stringMatching(/^Too many requests: waiting [1-3] s, then part 1 of 1 again$/),
+    );
+    expect(await target.textContent('#train-summary')).toMatch(
+      /^Learnt \d+ tokens from patience\.txt in 1 part\./,
+    );
+    expect(await target.textContent('#train-error')).toBe('');
+    await target.close();
+    const unexpected = problems.filter((problem) => !problem.includes('status of 429 (Too Many Requests)'));
+    expect(unexpected).toEqual([]);
   });
 });
