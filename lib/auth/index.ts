@@ -1,4 +1,5 @@
 export { bearerToken } from './bearer-token.js';
+export { equalsConstantTime } from './constant-time.js';
 export { ownerGuardFromConfig, verifierFromConfig } from './from-config.js';
 export { createOwnerGuard } from './owner-guard.js';
 export type { TokenFailure } from './token-errors.js';

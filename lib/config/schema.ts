@@ -62,6 +62,8 @@ export const configSchema = v.object({
   OIDC_AUDIENCE: optionalText,
   OIDC_JWKS_URL: optionalUrl,
 
+  API_KEY: v.optional(v.pipe(v.string(), v.trim(), v.minLength(16, 'must be at least 16 characters'))),
+
   OWNER_EMAIL: v.optional(v.pipe(v.string(), v.trim(), v.email('must be an e-mail address'))),
   ADMIN_TOKEN: v.optional(v.pipe(v.string(), v.trim(), v.minLength(16, 'must be at least 16 characters'))),
 

@@ -7,6 +7,14 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** A handler of one method: a plain function of a Request. */
 export type MethodHandler = (request: Request) => Response | Promise<Response>;
 
+/** How an endpoint departs from the service's own conventions (for foreign wire formats). */
+export interface EndpointOptions {
+  /** Turns an error into its response; default `{ error, code }` JSON. */
+  renderError?: (error: HttpError) => Response;
+  /** Preflights allow whatever request headers the browser asks for (clients with extra headers). */
+  allowRequestedHeaders?: boolean;
+}
+
 /** A Vercel Web-standard function: `export default endpoint({ POST })`. */
 export interface Endpoint {
   fetch(request: Request): Promise<Response>;
@@ -17,7 +25,11 @@ export interface Endpoint {
  * preflight (204), 405 with Allow for other methods, HttpError -> JSON error, any other
  * exception -> logged 500 without details, and one log line per request.
  */
-export function endpoint(handlers: Partial<Record<Method, MethodHandler>>): Endpoint {
+export function endpoint(
+  handlers: Partial<Record<Method, MethodHandler>>,
+  options: EndpointOptions = {},
+): Endpoint {
+  const renderError = options.renderError ?? errorResponse;
   const allowed = [...(Object.keys(handlers) as Method[]), 'OPTIONS'];
   const allow = allowed.join(', ');
   return {
@@ -37,14 +49,22 @@ export function endpoint(handlers: Partial<Record<Method, MethodHandler>>): Endp
   async function dispatch(request: Request): Promise<Response> {
     const method = request.method.toUpperCase();
     if (method === 'OPTIONS') {
+      const requested = options.allowRequestedHeaders
+        ? request.headers.get('access-control-request-headers')
+        : null;
       return new Response(null, {
         status: 204,
-        headers: { ...corsHeaders, 'Access-Control-Allow-Methods': allow, Allow: allow },
+        headers: {
+          ...corsHeaders,
+          ...(requested ? { 'Access-Control-Allow-Headers': requested } : {}),
+          'Access-Control-Allow-Methods': allow,
+          Allow: allow,
+        },
       });
     }
     const handler = handlers[method as Method];
     if (!handler) {
-      return errorResponse(
+      return renderError(
         new HttpError(
           'method_not_allowed',
           `${method} is not supported here; use ${allow}.`,
@@ -56,11 +76,10 @@ export function endpoint(handlers: Partial<Record<Method, MethodHandler>>): Endp
     try {
       return withCors(await handler(request));
     } catch (error) {
-      if (error instanceof HttpError) return errorResponse(error);
+      if (error instanceof HttpError) return renderError(error);
       logError('unhandled', error, { method, path: new URL(request.url).pathname });
-      return json(
-        { error: 'Something went wrong on our side; please try again.', code: 'internal_error' },
-        500,
+      return renderError(
+        new HttpError('internal_error', 'Something went wrong on our side; please try again.'),
       );
     }
   }

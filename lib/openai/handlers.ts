@@ -1,0 +1,111 @@
+import {
+  CHAT_BODY_LIMIT_BYTES,
+  type ChatOutcome,
+  type ChatRequest,
+  chatRequestSchema,
+  MAX_REPLY_TOKENS,
+  readChatImage,
+  respondToChat,
+} from '../chat/index.js';
+import { json, type MethodHandler, readJson, validate } from '../http/index.js';
+import { underClientLimit } from '../limits/index.js';
+import type { Services } from '../services/index.js';
+import { sessionHeaders } from '../sessions/index.js';
+import { apiAccess } from './access.js';
+import { completionObject, newCompletion, usageOf } from './completion.js';
+import { readConversation } from './conversation.js';
+import { modelList, modeOfModel } from './models.js';
+import { type ChatCompletionRequest, chatCompletionRequestSchema } from './schema.js';
+import { sessionOfUser } from './session.js';
+import { type StreamEnding, streamChatCompletion } from './stream.js';
+
+/** Our temperature stops at 1 (the model's own distribution); OpenAI's 1 means the same. */
+const MAX_TEMPERATURE = 1;
+
+/** POST /api/v1/chat/completions: OpenAI's Chat Completions on the local chat modes. */
+export function chatCompletionsHandlers(services: () => Services): { POST: MethodHandler } {
+  return {
+    async POST(request) {
+      const current = services();
+      const access = await apiAccess(request, current);
+      return underClientLimit(
+        current.limiter,
+        request,
+        { failOpen: current.config.RATE_LIMIT_FAIL_OPEN },
+        async () => {
+          const body = validate(chatCompletionRequestSchema, await readJson(request, CHAT_BODY_LIMIT_BYTES));
+          const modelMode = modeOfModel(body.model);
+          const conversation = readConversation(body.messages);
+          const image = conversation.imageDataUrl
+            ? await readChatImage(conversation.imageDataUrl)
+            : undefined;
+          const chat = chatRequestOf(body, modelMode, conversation.message);
+          const identity = newCompletion(body.model, current.now());
+          const context = { limit: access.limit, image, history: conversation.history };
+          const ending = (outcome: ChatOutcome): StreamEnding => endingOf(current, body, chat, outcome);
+          if (body.stream) {
+            return streamChatCompletion(
+              identity,
+              { includeUsage: body.stream_options?.include_usage === true },
+              (onDelta) => respondToChat(current, chat, { ...context, onDelta }),
+              ending,
+            );
+          }
+          const outcome = await respondToChat(current, chat, context);
+          const end = ending(outcome);
+          return json(
+            completionObject(identity, { text: outcome.body.response, ...end }),
+            200,
+            sessionHeaders(outcome.limit, outcome.remaining),
+          );
+        },
+      );
+    },
+  };
+}
+
+/** GET /api/v1/models: the three chat modes as models. */
+export function modelsHandlers(services: () => Services): { GET: MethodHandler } {
+  return {
+    async GET(request) {
+      await apiAccess(request, services());
+      return json(modelList());
+    },
+  };
+}
+
+function chatRequestOf(
+  body: ChatCompletionRequest,
+  modelMode: ChatRequest['modelMode'],
+  message: string,
+): ChatRequest {
+  const requested = body.max_completion_tokens ?? body.max_tokens;
+  return validate(chatRequestSchema, {
+    message,
+    modelMode,
+    ...(body.user ? { sessionId: sessionOfUser(body.user) } : {}),
+    ...(body.temperature != null ? { temperature: Math.min(MAX_TEMPERATURE, body.temperature) } : {}),
+    ...(requested != null ? { maxTokens: Math.min(MAX_REPLY_TOKENS, requested) } : {}),
+  });
+}
+
+function endingOf(
+  services: Services,
+  body: ChatCompletionRequest,
+  chat: ChatRequest,
+  outcome: ChatOutcome,
+): StreamEnding {
+  const model = services.model.cached();
+  const count = (text: string) => model.tokens(text).length;
+  const prompt = body.messages.reduce((sum, message) => sum + count(textOf(message.content)), 0);
+  const completion = count(outcome.body.response);
+  const cut = !outcome.body.usedExternal && completion >= chat.maxTokens;
+  const sources = (outcome.body as { sources?: unknown[] }).sources ?? [];
+  return { finishReason: cut ? 'length' : 'stop', usage: usageOf(prompt, completion), sources };
+}
+
+function textOf(content: ChatCompletionRequest['messages'][number]['content']): string {
+  if (content == null) return '';
+  if (typeof content === 'string') return content;
+  return content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+}
