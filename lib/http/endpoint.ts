@@ -1,6 +1,6 @@
 import { logError, logInfo } from '../log/index.js';
 import { HttpError } from './errors.js';
-import { corsHeaders, errorResponse, json } from './responses.js';
+import { corsHeaders, errorResponse } from './responses.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
