@@ -30,9 +30,14 @@ export function chatHandlers(services: () => Services): { POST: MethodHandler } 
           const image = body.imageBase64 ? await readChatImage(body.imageBase64) : undefined;
           const limit = user ? config.SESSION_LIMIT_SIGNED_IN : config.SESSION_LIMIT_FREE;
           if (body.stream ?? acceptsEventStream(request)) {
-            return streamReply((onDelta) => respondToChat(current, body, { limit, image, onDelta }), {
-              body: (outcome) => outcome.body,
-            });
+            let counted: Record<string, string> = {};
+            const onSession = (sessionLimit: number, remaining: number) => {
+              counted = sessionHeaders(sessionLimit, remaining);
+            };
+            return streamReply(
+              (onDelta) => respondToChat(current, body, { limit, image, onDelta, onSession }),
+              { body: (outcome) => outcome.body, lateHeaders: () => counted },
+            );
           }
           const outcome = await respondToChat(current, body, { limit, image });
           return json(outcome.body, 200, sessionHeaders(outcome.limit, outcome.remaining));

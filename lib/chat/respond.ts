@@ -30,6 +30,8 @@ export async function respondToChat(
     onDelta?: (text: string) => void;
     /** The conversation so far when the caller keeps it (stateless clients); else the session's. */
     history?: Turn[];
+    /** Told the allowance once the message is counted (a stream's headers need it early). */
+    onSession?: (limit: number, remaining: number) => void;
   },
 ): Promise<ChatOutcome> {
   const { store, config, model: keeper, externalModel } = services;
@@ -38,6 +40,7 @@ export async function respondToChat(
     ttlSeconds: config.SESSION_TTL_SECONDS,
     also: (batch) => keeper.readPosition(batch),
   });
+  context.onSession?.(session.limit, session.remaining);
   const model = await keeper.current(keeper.positionOf(session.also)).catch(() => keeper.cached());
 
   const history = context.history ?? session.history;

@@ -78,6 +78,8 @@ export interface StreamPlan<T> {
   /** Writes the error event of a failure after the stream started. */
   fail(sink: EventSink, error: unknown): void;
   headers?: Record<string, string>;
+  /** Headers learnt while producing (before the first piece), added as the response leaves. */
+  lateHeaders?: () => Record<string, string>;
 }
 
 /**
@@ -103,6 +105,7 @@ export async function streamOnceStarted<T>(plan: StreamPlan<T>): Promise<Respons
 
   const first = await Promise.race([started, outcome]);
   if (first !== 'started' && !first.ok) throw first.error;
+  for (const [name, value] of Object.entries(plan.lateHeaders?.() ?? {})) response.headers.set(name, value);
   void outcome.then((settled) => {
     try {
       if (settled.ok) plan.finish(sink, settled.result);
@@ -133,7 +136,11 @@ export function emitInPieces(text: string, onDelta: (text: string) => void): voi
  */
 export function streamReply<T>(
   produce: (onDelta: (text: string) => void) => Promise<T>,
-  options: { headers?: Record<string, string>; body?: (result: T) => unknown } = {},
+  options: {
+    headers?: Record<string, string>;
+    lateHeaders?: () => Record<string, string>;
+    body?: (result: T) => unknown;
+  } = {},
 ): Promise<Response> {
   return streamOnceStarted({
     produce,
@@ -141,6 +148,7 @@ export function streamReply<T>(
     finish: (sink, result) => sink.send(options.body ? options.body(result) : result, 'done'),
     fail: (sink, error) => sink.send(streamErrorBody(error), 'error'),
     headers: options.headers,
+    lateHeaders: options.lateHeaders,
   });
 }
 

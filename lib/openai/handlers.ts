@@ -44,10 +44,14 @@ export function chatCompletionsHandlers(services: () => Services): { POST: Metho
           const context = { limit: access.limit, image, history: conversation.history };
           const ending = (outcome: ChatOutcome): StreamEnding => endingOf(current, body, chat, outcome);
           if (body.stream) {
+            let counted: Record<string, string> = {};
+            const onSession = (limit: number, remaining: number) => {
+              counted = sessionHeaders(limit, remaining);
+            };
             return streamChatCompletion(
               identity,
-              { includeUsage: body.stream_options?.include_usage === true },
-              (onDelta) => respondToChat(current, chat, { ...context, onDelta }),
+              { includeUsage: body.stream_options?.include_usage === true, lateHeaders: () => counted },
+              (onDelta) => respondToChat(current, chat, { ...context, onDelta, onSession }),
               ending,
             );
           }

@@ -24,7 +24,7 @@ export interface StreamEnding {
  */
 export function streamChatCompletion<T>(
   identity: CompletionIdentity,
-  options: { includeUsage: boolean; headers?: Record<string, string> },
+  options: { includeUsage: boolean; lateHeaders?: () => Record<string, string> },
   produce: (onDelta: (text: string) => void) => Promise<T>,
   ending: (result: T) => StreamEnding,
 ): Promise<Response> {
@@ -50,7 +50,7 @@ export function streamChatCompletion<T>(
     fail(sink, error) {
       sink.send({ error: openAIError(asHttpError(error)) });
     },
-    headers: options.headers,
+    lateHeaders: options.lateHeaders,
   });
 }
 

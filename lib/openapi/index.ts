@@ -1,4 +1,5 @@
 import { serviceVersion } from '../services/version.js';
+import { openAIPaths, openAISchemas } from './openai.js';
 import { paths } from './paths.js';
 import { headers, responses } from './responses.js';
 import { schemas } from './schemas.js';
@@ -42,12 +43,19 @@ export const openApiDocument: OpenApiDocument = {
       description: 'Owner only: X-Owner-Email plus Authorization: Bearer <ADMIN_TOKEN or sign-in token>.',
     },
     { name: 'Variant B', description: 'Chat with reasoning modes and history, health.' },
+    {
+      name: 'OpenAI-compatible',
+      description:
+        'OpenAI Chat Completions and Models: errors in OpenAI’s shape { error: { message, type, param, code } }.',
+    },
     { name: 'Meta', description: 'This description.' },
     { name: 'CORS', description: 'Preflight requests.' },
   ],
-  paths: Object.fromEntries(Object.entries(paths).map(([path, item]) => [path, withPreflight(path, item)])),
+  paths: Object.fromEntries(
+    Object.entries({ ...paths, ...openAIPaths }).map(([path, item]) => [path, withPreflight(path, item)]),
+  ),
   components: {
-    schemas,
+    schemas: { ...schemas, ...openAISchemas },
     responses,
     headers,
     securitySchemes: {
@@ -56,6 +64,12 @@ export const openApiDocument: OpenApiDocument = {
         scheme: 'bearer',
         bearerFormat: 'JWT',
         description: 'An ID token from the identity provider; raises the session allowance from 20 to 50.',
+      },
+      apiKey: {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'API_KEY, required on /v1 when the server sets it (a sign-in token is accepted instead).',
       },
       ownerEmail: { type: 'apiKey', in: 'header', name: 'X-Owner-Email', description: "The owner's e-mail." },
       ownerProof: {

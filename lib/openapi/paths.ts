@@ -33,6 +33,17 @@ const ok = (description: string, schema: JsonSchema, extra: Partial<Response> = 
 
 const owner = [{ ownerEmail: [], ownerProof: [] }];
 
+/** Our chat streams: delta events, then one done (or error) event. */
+const replyEvents = (done: string) => ({
+  'text/event-stream': {
+    schema: {
+      type: 'string',
+      pattern: '^(event: delta\\ndata: \\{[^\\n]*\\}\\n\\n)*event: (done|error)\\ndata: \\{[^\\n]*\\}\\n\\n$',
+      description: `With Accept: text/event-stream or "stream": true: event: delta {"text"} pieces, then event: done with the ${done}, or event: error { error, code } when it fails mid-stream.`,
+    } satisfies JsonSchema,
+  },
+});
+
 const adminErrors = errors(401, 403);
 
 export const paths: Record<string, PathItem> = {
@@ -46,7 +57,8 @@ export const paths: Record<string, PathItem> = {
       security: [{}, { signIn: [] }],
       requestBody: { required: true, content: jsonBody(ref('ChatRequest')) },
       responses: {
-        200: ok('The reply.', ref('ChatResponse'), {
+        200: ok('The reply, or its stream.', ref('ChatResponse'), {
+          content: { ...jsonBody(ref('ChatResponse')), ...replyEvents('ChatResponse') },
           headers: {
             'X-Session-Limit': header('X-Session-Limit'),
             'X-Session-Remaining': header('X-Session-Remaining'),
@@ -183,7 +195,13 @@ export const paths: Record<string, PathItem> = {
       summary: 'Chat with a reasoning mode and optional history',
       requestBody: { required: true, content: jsonBody(ref('VariantBChatRequest')) },
       responses: {
-        200: ok('The reply; www answers name the article they used.', ref('VariantBChatResponse')),
+        200: ok(
+          'The reply, or its stream; www answers name the article they used.',
+          ref('VariantBChatResponse'),
+          {
+            content: { ...jsonBody(ref('VariantBChatResponse')), ...replyEvents('VariantBChatResponse') },
+          },
+        ),
         ...errors(400),
         405: responseRef('MethodNotAllowed'),
         ...errors(413, 415),

@@ -32,6 +32,9 @@ describe('POST /api/chat: streaming with the local model', () => {
     expect(response.headers.get('cache-control')).toBe('no-cache, no-transform');
     expect(response.headers.get('x-accel-buffering')).toBe('no');
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('x-session-limit')).toBe('3');
+    expect(response.headers.get('x-session-remaining')).toBe('2');
+    expect(response.headers.get('ratelimit-limit')).not.toBeNull();
     const { deltas, done, errors, names } = await readReplyStream(response);
     expect(errors).toEqual([]);
     expect(names.at(-1)).toBe('done');

@@ -213,6 +213,7 @@ describe('POST /api/v1/chat/completions: streaming', () => {
     const response = await api.fetch(ask(hello({ stream: true })));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(response.headers.get('x-session-limit')).toBe('20');
     const all = await chunks(response);
     expect(all.at(-1)).toBe('[DONE]');
     const objects = all.slice(0, -1);

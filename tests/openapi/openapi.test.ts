@@ -516,3 +516,92 @@ describe('GET /api/api/health (Variant B)', () => {
     expectConforms(await call('GET', '/api/health'), 200);
   });
 });
+
+describe('streamed chat replies', () => {
+  it('POST /api/chat streams text/event-stream as documented, with the session headers', async () => {
+    const result = await call('POST', '/chat', {
+      json: { message: 'Tell me a story', sessionId: 'openapi-stream' },
+      headers: { accept: 'text/event-stream' },
+    });
+    expectConforms(result, 200);
+    expect(result.body).toMatch(/^event: delta\n/);
+    expect(result.body).toContain('event: done\ndata: {"response":');
+  });
+
+  it('POST /api/api/chat streams with "stream": true as documented', async () => {
+    const result = await call('POST', '/api/chat', {
+      json: { message: 'How do plants grow?', stream: true },
+    });
+    expectConforms(result, 200);
+    expect(result.body).toContain('event: done\ndata: {"response":');
+  });
+});
+
+describe('POST /api/v1/chat/completions (OpenAI-compatible)', () => {
+  const question = (extra: Record<string, unknown> = {}) => ({
+    model: 'local-expert',
+    messages: [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'How do plants make food?' },
+    ],
+    ...extra,
+  });
+
+  it('answers a chat.completion as documented', async () => {
+    const result = await call('POST', '/v1/chat/completions', { json: question({ user: 'openapi-1' }) });
+    expectConforms(result, 200);
+    expect(result.body).toMatchObject({ object: 'chat.completion', model: 'local-expert' });
+  });
+
+  it('streams chunks ending with data: [DONE] as documented', async () => {
+    const result = await call('POST', '/v1/chat/completions', {
+      json: question({ user: 'openapi-2', stream: true, stream_options: { include_usage: true } }),
+    });
+    expectConforms(result, 200);
+    expect(result.body).toMatch(/data: \[DONE\]\n\n$/);
+  });
+
+  it('answers 404 for an unknown model and 400 for bad input, in the OpenAI error shape', async () => {
+    const missing = await call('POST', '/v1/chat/completions', { json: question({ model: 'gpt-4' }) });
+    expectConforms(missing, 404);
+    expect(missing.body).toMatchObject({ error: { code: 'model_not_found', param: 'model' } });
+    const bad = await call('POST', '/v1/chat/completions', { json: question({ messages: [] }) });
+    expectConforms(bad, 400);
+  });
+
+  it('answers 429 insufficient_quota once the user session has spent its allowance', async () => {
+    let result: Conformance | undefined;
+    for (let sent = 0; sent <= SESSION_LIMIT; sent++) {
+      result = await call('POST', '/v1/chat/completions', { json: question({ user: 'openapi-quota' }) });
+    }
+    expectConforms(result!, 429);
+    expect(result!.body).toMatchObject({ error: { type: 'insufficient_quota' } });
+  });
+
+  it('answers 405 with Allow to a GET', async () => {
+    const result = await call('GET', '/v1/chat/completions');
+    expect(result.issues).toEqual([
+      expect.stringContaining('GET /v1/chat/completions is not in the document'),
+    ]);
+    const response = await fetch(`${server.url}/api/v1/chat/completions`);
+    const checked = await checkResponse(
+      document,
+      document.paths['/v1/chat/completions']!.post!.responses['405']!,
+      response,
+    );
+    expect(checked.issues).toEqual([]);
+    expect(checked.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+});
+
+describe('GET /api/v1/models (OpenAI-compatible)', () => {
+  it('lists the models as documented', async () => {
+    const result = await call('GET', '/v1/models');
+    expectConforms(result, 200);
+    expect((result.body as { data: { id: string }[] }).data.map((model) => model.id)).toEqual([
+      'local-instant',
+      'local-expert',
+      'local-apex',
+    ]);
+  });
+});

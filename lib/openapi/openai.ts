@@ -1,0 +1,303 @@
+import { openAIModels } from '../openai/models.js';
+import { headers } from './responses.js';
+import { ref } from './schemas.js';
+import type { JsonSchema, PathItem, Response } from './types.js';
+
+const jsonBody = (schema: JsonSchema) => ({ 'application/json': { schema } });
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const modelNames = Object.keys(openAIModels);
+const count: JsonSchema = { type: 'integer', minimum: 0 };
+
+/** One server-sent event per `data:` line pair, as OpenAI streams them; an error ends without [DONE]. */
+export const openAIEventStreamPattern = '^(data: \\{[^\\n]*\\}\\n\\n)+(data: \\[DONE\\]\\n\\n)?$';
+
+const text: JsonSchema = {
+  anyOf: [
+    { type: 'string' },
+    {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['type', 'text'],
+        properties: { type: { const: 'text' }, text: { type: 'string' } },
+      },
+    },
+  ],
+};
+
+const source: JsonSchema = {
+  type: 'object',
+  description: 'A passage the reply used: its text, its relevance and where it comes from.',
+  required: ['text', 'score', 'ref'],
+  properties: {
+    text: { type: 'string' },
+    score: { type: 'number' },
+    ref: {
+      anyOf: [
+        {
+          type: 'object',
+          required: ['chunk', 'line'],
+          properties: { chunk: count, line: count },
+        },
+        {
+          type: 'object',
+          required: ['title', 'url'],
+          properties: { title: { type: 'string' }, url: { type: 'string' } },
+        },
+      ],
+    },
+  },
+};
+
+const identity = {
+  id: { type: 'string', pattern: '^chatcmpl-[0-9a-f]{32}$' },
+  created: { type: 'integer', minimum: 0, description: 'Unix seconds.' },
+  model: { type: 'string', enum: modelNames },
+} satisfies Record<string, JsonSchema>;
+
+const usage: JsonSchema = {
+  type: 'object',
+  description: 'Token counts by the local tokenizer (words and punctuation marks).',
+  required: ['prompt_tokens', 'completion_tokens', 'total_tokens'],
+  properties: { prompt_tokens: count, completion_tokens: count, total_tokens: count },
+};
+
+const finishReason: JsonSchema = {
+  type: 'string',
+  enum: ['stop', 'length'],
+  description: '"length" when the reply filled max_tokens.',
+};
+
+export const openAISchemas: Record<string, JsonSchema> = {
+  ChatCompletionRequest: {
+    type: 'object',
+    description:
+      'OpenAI Chat Completions. Other fields (top_p, stop, seed, penalties ...) are accepted and ignored. ' +
+      'System and developer messages are accepted; the local model does not follow instructions.',
+    required: ['model', 'messages'],
+    properties: {
+      model: { type: 'string', enum: modelNames, description: 'Another name is a 404 model_not_found.' },
+      messages: {
+        type: 'array',
+        description:
+          'At least one message: the conversation, oldest first; the last must come from the user. The history is taken from here, never from a stored session.',
+        items: {
+          type: 'object',
+          required: ['role'],
+          properties: {
+            role: { type: 'string', enum: ['system', 'developer', 'user', 'assistant'] },
+            content: {
+              anyOf: [
+                text,
+                {
+                  type: 'array',
+                  description: 'User messages may add one image_url part with a data: URL.',
+                  items: { type: 'object', required: ['type'] },
+                },
+                { type: 'null' },
+              ],
+            },
+            name: { type: 'string' },
+          },
+        },
+      },
+      temperature: {
+        type: ['number', 'null'],
+        minimum: 0,
+        maximum: 2,
+        default: 0.7,
+        description: 'Values above 1 act as 1 (the model’s own distribution, as in OpenAI).',
+      },
+      max_tokens: { type: ['integer', 'null'], minimum: 1, description: 'Capped at 400.' },
+      max_completion_tokens: { type: ['integer', 'null'], minimum: 1, description: 'Wins over max_tokens.' },
+      n: { anyOf: [{ const: 1 }, { type: 'null' }] },
+      stream: { type: ['boolean', 'null'] },
+      stream_options: {
+        anyOf: [
+          { type: 'object', properties: { include_usage: { type: ['boolean', 'null'] } } },
+          { type: 'null' },
+        ],
+      },
+      user: {
+        type: ['string', 'null'],
+        maxLength: 256,
+        description:
+          'The message allowance is counted on a session of this user; without it, on the default one.',
+      },
+    },
+  },
+  ChatCompletion: {
+    type: 'object',
+    required: ['id', 'object', 'created', 'model', 'choices', 'usage', 'sources'],
+    properties: {
+      ...identity,
+      object: { const: 'chat.completion' },
+      choices: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['index', 'message', 'finish_reason'],
+          properties: {
+            index: { const: 0 },
+            message: {
+              type: 'object',
+              required: ['role', 'content'],
+              properties: {
+                role: { const: 'assistant' },
+                content: { type: 'string' },
+                refusal: { type: 'null' },
+              },
+            },
+            logprobs: { type: 'null' },
+            finish_reason: finishReason,
+          },
+        },
+      },
+      usage,
+      sources: { type: 'array', items: source, description: 'Extension: the passages the reply used.' },
+    },
+  },
+  ChatCompletionChunk: {
+    type: 'object',
+    description:
+      'One event of a stream (`data: <chunk>`): first the role, then content pieces, then a chunk with finish_reason ' +
+      'and `sources`, then (with stream_options.include_usage) one with `usage` and no choices, then `data: [DONE]`.',
+    required: ['id', 'object', 'created', 'model', 'choices'],
+    properties: {
+      ...identity,
+      object: { const: 'chat.completion.chunk' },
+      choices: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['index', 'delta', 'finish_reason'],
+          properties: {
+            index: { const: 0 },
+            delta: {
+              type: 'object',
+              properties: { role: { const: 'assistant' }, content: { type: 'string' } },
+            },
+            finish_reason: { anyOf: [finishReason, { type: 'null' }] },
+          },
+        },
+      },
+      usage,
+      sources: { type: 'array', items: source },
+    },
+  },
+  ModelList: {
+    type: 'object',
+    required: ['object', 'data'],
+    properties: {
+      object: { const: 'list' },
+      data: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'object', 'created', 'owned_by'],
+          additionalProperties: false,
+          properties: {
+            id: { type: 'string', enum: modelNames },
+            object: { const: 'model' },
+            created: count,
+            owned_by: { type: 'string' },
+          },
+        },
+      },
+    },
+  },
+  OpenAIError: {
+    type: 'object',
+    description:
+      "OpenAI's error shape; code is OpenAI's name where one exists (invalid_api_key, model_not_found, rate_limit_exceeded), else this service's code.",
+    required: ['error'],
+    additionalProperties: false,
+    properties: {
+      error: {
+        type: 'object',
+        required: ['message', 'type', 'param', 'code'],
+        additionalProperties: false,
+        properties: {
+          message: { type: 'string', minLength: 1 },
+          type: {
+            type: 'string',
+            enum: ['invalid_request_error', 'requests', 'insufficient_quota', 'server_error'],
+          },
+          param: { type: ['string', 'null'] },
+          code: { type: ['string', 'null'] },
+        },
+      },
+    },
+  },
+};
+
+const openAIError = (description: string, extra: Partial<Response> = {}): Response => ({
+  description,
+  content: jsonBody(ref('OpenAIError')),
+  ...extra,
+});
+
+const apiKeyOrSignIn: Record<string, string[]>[] = [{}, { apiKey: [] }, { signIn: [] }];
+
+export const openAIPaths: Record<string, PathItem> = {
+  '/v1/chat/completions': {
+    post: {
+      operationId: 'createChatCompletion',
+      tags: ['OpenAI-compatible'],
+      summary: 'OpenAI Chat Completions on the local chat modes',
+      description:
+        'Same allowance, rate limit and sign-in as /chat. With API_KEY set, Authorization: Bearer <API_KEY> (or a valid sign-in token) is required.',
+      security: apiKeyOrSignIn,
+      requestBody: { required: true, content: jsonBody(ref('ChatCompletionRequest')) },
+      responses: {
+        200: {
+          description:
+            'The completion, or with "stream": true its chunks as server-sent events ending with data: [DONE].',
+          headers: {
+            'X-Session-Limit': header('X-Session-Limit'),
+            'X-Session-Remaining': header('X-Session-Remaining'),
+            'RateLimit-Limit': header('RateLimit-Limit'),
+            'RateLimit-Remaining': header('RateLimit-Remaining'),
+            'RateLimit-Reset': header('RateLimit-Reset'),
+          },
+          content: {
+            ...jsonBody(ref('ChatCompletion')),
+            'text/event-stream': {
+              schema: {
+                type: 'string',
+                pattern: openAIEventStreamPattern,
+                description:
+                  'data: <ChatCompletionChunk> events, then data: [DONE]; a failure mid-stream sends data: <OpenAIError> and ends.',
+              },
+            },
+          },
+        },
+        400: openAIError('Invalid input; param names the field.'),
+        401: openAIError('No or a wrong API key (invalid_api_key), or a sign-in token that does not verify.'),
+        404: openAIError('model_not_found: the model is not one of the local-* models.'),
+        405: openAIError('Only POST (and OPTIONS).', { headers: { Allow: header('Allow') } }),
+        413: openAIError('The body is too large.'),
+        415: openAIError('The body is not JSON.'),
+        429: openAIError(
+          'rate_limit_exceeded (type requests, with Retry-After) or session_limit (type insufficient_quota).',
+          { headers: { 'Retry-After': { ...headers['Retry-After']!, required: false } } },
+        ),
+        500: openAIError('The model could not produce an answer.'),
+        503: openAIError('The store or the identity provider cannot be reached.'),
+      },
+    },
+  },
+  '/v1/models': {
+    get: {
+      operationId: 'listModels',
+      tags: ['OpenAI-compatible'],
+      summary: 'The chat modes as models: local-instant, local-expert, local-apex',
+      security: apiKeyOrSignIn,
+      responses: {
+        200: { description: 'The models.', content: jsonBody(ref('ModelList')) },
+        401: openAIError('No or a wrong API key.'),
+        405: openAIError('Only GET (and OPTIONS).', { headers: { Allow: header('Allow') } }),
+      },
+    },
+  },
+};
