@@ -455,7 +455,8 @@ $('image').addEventListener('change', async () => {
 
 let training = null;
 
-function showTrainProgress({ phase, part, parts, bytesDone, bytesTotal, seconds }) {
+function showTrainProgress({ phase, part, parts, bytesDone, bytesTotal, vocabSize, seconds }) {
+  setVocabulary(vocabSize);
   $('train-progress').value = bytesTotal ? bytesDone / bytesTotal : 0;
   $('train-progress').setAttribute('aria-valuetext', `${Math.round((bytesDone / bytesTotal) * 100)}%`);
   const of = `${formatBytes(bytesDone)} of ${formatBytes(bytesTotal)}`;

@@ -69,7 +69,8 @@ export function splitForTraining(text, maxBytes = PART_BYTES) {
 
 /**
  * @typedef {{ phase: 'sending' | 'waiting' | 'done', part: number, parts: number,
- *   bytesDone: number, bytesTotal: number, seconds?: number }} TrainingProgress
+ *   bytesDone: number, bytesTotal: number, tokens: number, vocabSize: number | null,
+ *   seconds?: number }} TrainingProgress
  */
 
 /** @type {(seconds: number, signal?: AbortSignal) => Promise<void>} */
@@ -91,7 +92,8 @@ const sleep = (seconds, signal) =>
  * or rejects with an error carrying `status` and `retryAfter` seconds). A 429 waits as long as
  * it asks (at least 1 s, at most `maxWaitSeconds`) and tries the same part again, up to
  * `maxRetries` times in a row; any other failure stops the run. `onProgress` hears
- * `{ phase: 'sending' | 'waiting' | 'done', part, parts, bytesDone, bytesTotal, seconds? }`.
+ * `{ phase: 'sending' | 'waiting' | 'done', part, parts, bytesDone, bytesTotal, tokens, vocabSize, seconds? }`
+ * (`tokens` so far, `vocabSize` after the last part learnt, null before the first).
  * Resolves to `{ parts, tokens, vocabSize, retries }`.
  * @param {string[]} parts
  * @param {{
@@ -114,10 +116,17 @@ export async function trainInParts(
   let vocabSize = null;
   let retries = 0;
   for (let index = 0; index < parts.length; index++) {
-    const progress = { part: index + 1, parts: parts.length, bytesTotal };
+    const progress = () => ({
+      part: index + 1,
+      parts: parts.length,
+      bytesTotal,
+      bytesDone,
+      tokens,
+      vocabSize,
+    });
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted();
-      onProgress({ phase: 'sending', ...progress, bytesDone });
+      onProgress({ phase: 'sending', ...progress() });
       try {
         const result = await send(parts[index], signal);
         tokens += result.tokens;
@@ -128,12 +137,20 @@ export async function trainInParts(
           throw error;
         const seconds = Math.min(Math.max(error.retryAfter ?? 1, 1), maxWaitSeconds);
         retries++;
-        onProgress({ phase: 'waiting', ...progress, bytesDone, seconds });
+        onProgress({ phase: 'waiting', ...progress(), seconds });
         await wait(seconds, signal);
       }
     }
     bytesDone += sizes[index];
   }
-  onProgress({ phase: 'done', part: parts.length, parts: parts.length, bytesDone, bytesTotal });
+  onProgress({
+    phase: 'done',
+    part: parts.length,
+    parts: parts.length,
+    bytesDone,
+    bytesTotal,
+    tokens,
+    vocabSize,
+  });
   return { parts: parts.length, tokens, vocabSize, retries };
 }

@@ -28,6 +28,8 @@ let server: RunningServer;
 let wikipedia: WikipediaStandin;
 let browser: Browser;
 let page: Page;
+/** The full response object of the last streamed Variant A reply. */
+let lastDone: Record<string, unknown> | undefined;
 /** Console errors, uncaught exceptions and CSP violations of every page the test opened. */
 const problems: string[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'chat-page-e2e-data-'));
@@ -111,7 +113,7 @@ async function sendWithEnter(target: Page, message: string, path = '/api/chat') 
 }
 
 /** Trains the model through the page from a file picked in the Train drawer. */
-async function trainFromFile(target: Page, name: string, text: string) {
+async function trainFromFile(target: Page, name: string, text: string, whileSending?: () => Promise<void>) {
   if (!(await target.locator('#train').evaluate((dialog: HTMLDialogElement) => dialog.open))) {
     await target.click('#open-train');
   }
@@ -121,6 +123,7 @@ async function trainFromFile(target: Page, name: string, text: string) {
   };
   target.on('response', listener);
   await target.setInputFiles('#train-file', { name, mimeType: 'text/plain', buffer: Buffer.from(text) });
+  await whileSending?.();
   await target.locator('#train-summary:not(:empty)').waitFor({ timeout: 30_000 });
   target.off('response', listener);
   return responses;
@@ -159,7 +162,10 @@ describe('the chat page in headless Chromium', { timeout: 60_000 }, () => {
         if (status.textContent) seen.push(`${progress.value.toFixed(2)} ${status.textContent}`);
       }).observe(status, { childList: true, characterData: true, subtree: true });
     });
-    const responses = await trainFromFile(page, 'kjv-part.txt', text);
+    const responses = await trainFromFile(page, 'kjv-part.txt', text, async () => {
+      await page.locator('#train-status:has-text("part 2 of 2")').waitFor({ state: 'attached' });
+      await screenshot(page, 'chat-page-training-desktop');
+    });
     expect(responses.map((response) => response.status())).toEqual([200, 200]);
     const sent = responses.map((response) => response.request().postDataJSON().text as string);
     for (const part of sent) expect(Buffer.byteLength(part)).toBeLessThan(1024 * 1024);
@@ -235,6 +241,7 @@ describe('the chat page in headless Chromium', { timeout: 60_000 }, () => {
     expect(response.request().headers()['accept']).toContain('text/event-stream');
     expect(response.headers()['content-type']).toContain('text/event-stream');
     const { deltas, done } = parseStream(await response.text());
+    lastDone = done;
     expect(deltas.length).toBeGreaterThan(1);
     expect(done).toBeDefined();
 
@@ -256,7 +263,7 @@ describe('the chat page in headless Chromium', { timeout: 60_000 }, () => {
     await page.keyboard.press('Enter');
     expect(await thought.evaluate((details: HTMLDetailsElement) => details.open)).toBe(true);
     const text = thought.locator('.thought-text');
-    expect(await text.textContent()).toMatch(/keywords/);
+    expect(await text.textContent()).toBe(lastDone?.thought);
     // Never cut off: the whole text is laid out and scrolled into the conversation's view.
     const clipped = await text.evaluate((element) => element.scrollHeight > element.clientHeight + 1);
     expect(clipped).toBe(false);
