@@ -424,6 +424,9 @@ describe('the chat page in headless Chromium', { timeout: 60_000 }, () => {
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(phone, 'chat-page-phone');
+    await phone.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(phone, 'chat-page-phone-dark');
+    await phone.emulateMedia({ colorScheme: 'light' });
 
     await phone.click('#open-settings');
     const drawer = await phone.locator('#settings').boundingBox();
