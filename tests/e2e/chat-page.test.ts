@@ -253,6 +253,7 @@ describe('the chat page in headless Chromium', { timeout: 60_000 }, () => {
     expect(deltas.join('').trim()).toBe(String(done?.response).trim());
     expect((await reply.locator('.content').innerText()).trim()).toBe(String(done?.response).trim());
     expect(await page.getAttribute('#log', 'aria-busy')).toBe('false');
+    expect(await page.textContent('#allowance')).toBe(`${SESSION_LIMIT - 1} of ${SESSION_LIMIT} left`);
   });
 
   it('keeps the thought collapsed, and opens it whole with the keyboard', async () => {
