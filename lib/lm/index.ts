@@ -2,6 +2,7 @@ export type { LanguageModel } from './language-model.js';
 export { type ModelOptions, NgramModel, type TrainingResult } from './ngram-model.js';
 export { ArpaFormatError, ArpaModel, type ArpaOptions, loadArpa } from './persistence/arpa-model.js';
 export { formatArpaNumber } from './persistence/arpa-writer.js';
+export { ByteReader, ByteWriter } from './persistence/byte-stream.js';
 export { restoreModel } from './persistence/restore.js';
 export { SnapshotFormatError } from './persistence/snapshot-format.js';
 export { deserializeModel } from './persistence/snapshot-reader.js';

@@ -1,3 +1,4 @@
+import { segmentText } from '../text/index.js';
 import { KneserNeyEstimator } from './estimation/kneser-ney.js';
 import { NgramCounts } from './estimation/ngram-counts.js';
 import type { LanguageModel } from './language-model.js';
@@ -21,15 +22,14 @@ export interface ModelOptions {
 export interface TrainingResult {
   /** Tokens learned (markers not counted). */
   tokens: number;
-  /** Non-empty lines, each counted as one sentence. */
+  /** Sentences learned: a line each in a one-unit-a-line text, the real sentences of wrapped prose. */
   lines: number;
 }
 
 const LINE_BREAK = /\r?\n/;
 
 /**
- * A Kneser-Ney n-gram model trained incrementally: every `addText` adds its lines (one sentence
- * a line) to the counts of the forward model and, unless disabled, of the backward model (the same
+ * A Kneser-Ney n-gram model trained incrementally: every `addText` adds its sentences to the counts of the forward model and, unless disabled, of the backward model (the same
  * sentences reversed), and probabilities reflect all text so far.
  */
 export class NgramModel implements LanguageModel {
@@ -59,11 +59,15 @@ export class NgramModel implements LanguageModel {
     return this.vocabulary.size - MARKER_COUNT;
   }
 
-  /** Learns every non-empty line of `text`. */
+  /**
+   * Learns `text`. Natural text is segmented as a reader would: a hard-wrapped paragraph is one
+   * piece of text whose sentences are learned, otherwise each line is a sentence. Pretokenized
+   * (`whitespace`) text is one sentence a line, as KenLM reads it.
+   */
   addText(text: string): TrainingResult {
     let tokens = 0;
     let lines = 0;
-    for (const line of text.split(LINE_BREAK)) {
+    for (const line of this.sentencesOf(text)) {
       const surface = tokenize(line, this.tokenizer).filter((token) => !Vocabulary.isMarker(token));
       if (surface.length === 0) continue;
       const folded = surface.map((token) => foldCase(token, this.tokenizer));
@@ -78,6 +82,11 @@ export class NgramModel implements LanguageModel {
     this.tokenCount += tokens;
     this.lineCount += lines;
     return { tokens, lines };
+  }
+
+  private sentencesOf(text: string): string[] {
+    if (this.tokenizer === 'whitespace') return text.split(LINE_BREAK);
+    return segmentText(text).flatMap((unit) => unit.sentences);
   }
 
   tokens(text: string): string[] {

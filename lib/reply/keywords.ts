@@ -1,5 +1,5 @@
 import type { LanguageModel } from '../lm/index.js';
-import { PRONOUN_SWAPS, STOP_WORDS } from './stop-words.js';
+import { PRONOUN_SWAPS, STOP_WORDS } from '../text/index.js';
 
 /** A word a reply should be about. */
 export interface Keyword {

@@ -1,0 +1,118 @@
+import { foldCase, tokenize } from '../lm/index.js';
+import { searchTerm } from '../retrieval/index.js';
+import { PRONOUN_SWAPS, STOP_WORDS } from '../text/index.js';
+import type { QuestionShape } from './question.js';
+
+/** A line of evidence and how much it counts. */
+export interface EvidenceLine {
+  text: string;
+  weight: number;
+}
+
+/** A short answer found in the evidence ("Naomi", "Red", "nine hundred sixty and nine years"). */
+export interface AnswerCandidate {
+  text: string;
+  score: number;
+  /** Index of the evidence line where it scored most. */
+  line: number;
+}
+
+const SENTENCE_BREAK = new Set(['.', '!', '?', '"', '“', '(']);
+const AGENT_MARKERS = new Set(['of', 'by']);
+const SPEECH = new Set(['said', 'saith', 'says', 'spake', 'answered', 'asked', 'cried', 'wrote']);
+const DETERMINERS = new Set(['the', 'a', 'an', 'his', 'her', 'their', 'its', 'this', 'that']);
+const NUMBER_WORDS = new Set(
+  `one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
+  seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand
+  million score`.split(/\s+/),
+);
+/** How near (in tokens) a candidate must be to the words of the question to count fully. */
+const NEARNESS = 6;
+const AGENT_BONUS = 1.5;
+
+/**
+ * Short answers of the kind the question asks for, found in the evidence: names for who/where
+ * (capitalised words that are not the question's own and do not merely start a sentence), the
+ * agent after "of"/"by" next to a word of the question ("tempted of the devil"), the word before
+ * the focus of a "which X" question ("the Red sea"), runs of number words. Scored by the weight of
+ * the line, nearness to the question's words and the rarity of the word (a name found everywhere
+ * answers nothing), summed over lines; best first.
+ */
+export function answerCandidates(
+  shape: QuestionShape,
+  questionTerms: ReadonlySet<string>,
+  evidence: readonly EvidenceLine[],
+  rarity: (term: string) => number,
+): AnswerCandidate[] {
+  if (!['person', 'place', 'choice', 'number'].includes(shape.kind)) return [];
+  const totals = new Map<string, AnswerCandidate & { best: number }>();
+  evidence.forEach((line, lineIndex) => {
+    const tokens = tokenize(line.text);
+    const folded = tokens.map((token) => foldCase(token));
+    const matchedAt: number[] = [];
+    folded.forEach((word, i) => {
+      const term = searchTerm(word);
+      if (term && questionTerms.has(term)) matchedAt.push(i);
+    });
+    const nearness = (i: number) => {
+      let distance = Number.POSITIVE_INFINITY;
+      for (const at of matchedAt) distance = Math.min(distance, Math.abs(at - i));
+      return matchedAt.length === 0 ? 0.3 : 1 / (1 + Math.max(0, distance - 1) / NEARNESS);
+    };
+    const add = (text: string, at: number, bonus = 1) => {
+      const term = searchTerm(text.split(' ')[0]);
+      const score = line.weight * nearness(at) * bonus * (term ? rarity(term) : 1);
+      const key = text.toLowerCase();
+      const entry = totals.get(key) ?? { text, score: 0, line: lineIndex, best: 0 };
+      entry.score += score;
+      if (score > entry.best) {
+        entry.best = score;
+        entry.line = lineIndex;
+      }
+      totals.set(key, entry);
+    };
+    const isAnswerWord = (i: number) => {
+      const word = folded[i];
+      if (!word || !/^\p{L}/u.test(word) || word.length < 2) return false;
+      if (STOP_WORDS.has(word) || PRONOUN_SWAPS.has(word)) return false;
+      const term = searchTerm(word);
+      return term !== null && !questionTerms.has(term);
+    };
+    for (let i = 0; i < tokens.length; i++) {
+      if (shape.kind === 'number') {
+        if (!isNumberWord(folded[i]) || (i > 0 && isNumberWord(folded[i - 1]))) continue;
+        let end = i;
+        while (end + 1 < tokens.length && (isNumberWord(folded[end + 1]) || folded[end + 1] === 'and')) end++;
+        while (folded[end] === 'and') end--;
+        const unit = folded[end + 1] && !STOP_WORDS.has(folded[end + 1]) ? ` ${tokens[end + 1]}` : '';
+        add(tokens.slice(i, end + 1).join(' ') + unit, i);
+        i = end;
+        continue;
+      }
+      if (shape.kind === 'choice') {
+        if (folded[i] === shape.focus && i > 0 && isAnswerWord(i - 1) && !DETERMINERS.has(folded[i - 1])) {
+          add(tokens[i - 1], i - 1, AGENT_BONUS);
+        }
+        continue;
+      }
+      if (AGENT_MARKERS.has(folded[i]) && i > 0 && matchedAt.includes(i - 1)) {
+        const at = DETERMINERS.has(folded[i + 1]) ? i + 2 : i + 1;
+        if (isAnswerWord(at)) add(tokens[at], at, AGENT_BONUS);
+      }
+      if (shape.kind === 'person' && SPEECH.has(folded[i + 1] ?? '') && isAnswerWord(i)) {
+        add(tokens[i], i, AGENT_BONUS);
+        continue;
+      }
+      const capitalised = /^\p{Lu}/u.test(tokens[i]);
+      const startsSentence = i === 0 || SENTENCE_BREAK.has(tokens[i - 1]);
+      if (capitalised && !startsSentence && isAnswerWord(i)) add(tokens[i], i);
+    }
+  });
+  return [...totals.values()]
+    .map(({ text, score, line }) => ({ text, score, line }))
+    .sort((a, b) => b.score - a.score);
+}
+
+function isNumberWord(word: string | undefined): boolean {
+  return word !== undefined && (NUMBER_WORDS.has(word) || /^\d[\d,.]*$/.test(word));
+}

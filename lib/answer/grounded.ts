@@ -1,0 +1,303 @@
+import type { LanguageModel } from '../lm/index.js';
+import { type PassageHit, type PassageIndex, type QueryTerm, queryTermsOf } from '../retrieval/index.js';
+import { splitSentences } from '../text/index.js';
+import { type AnswerCandidate, answerCandidates, type EvidenceLine } from './candidates.js';
+import type { QuestionShape } from './question.js';
+import { trimToQuestion, weightOf } from './trim.js';
+import type { EvidenceBudget, Source } from './types.js';
+
+/** Least share of the question (weighted by how rare its words are) the best passage must cover. */
+export const COVERAGE_THRESHOLD = 0.5;
+/** Earlier user turns count this much against the message's own words. */
+const HISTORY_WEIGHT = 0.3;
+/** Earlier user turns whose words join the query. */
+const HISTORY_TURNS = 2;
+/** Nearby lines (one-unit-a-line text) count this much for coverage and answers. */
+const NEARBY_SHARE = 0.5;
+/** How far the best short answer must lead the next to be put first. */
+const CONFIDENCE_MARGIN = 1.25;
+/** Passages whose names may answer a who/where/how-many question (a "which X" looks at all). */
+const NAMING_PASSAGES = 3;
+/** Rank added per word of the longest run of the message's words a passage repeats in order (quotes). */
+const RUN_BONUS = 0.08;
+
+/** A passage judged as evidence. */
+export interface Evidence {
+  hit: PassageHit;
+  /** Share of the message's weighted words the passage (with its neighbours) covers, 0-1. */
+  coverage: number;
+  rank: number;
+}
+
+/** What the evidence says about a question. */
+export interface GroundedAnswer {
+  /** `answered` when a passage covers enough of the question. */
+  status: 'answered' | 'unknown';
+  text: string;
+  sources: Source[];
+  /** The words searched for (the message's first, then earlier user turns'). */
+  searched: string[];
+  /** Words of the message that nothing taught contains. */
+  unknownWords: string[];
+  /** Passages that matched any searched word (up to the mode's retrieval budget). */
+  matched: number;
+  /** Best coverage reached, 0-1. */
+  coverage: number;
+  /** The short answer put first, when the question asks for one and the evidence names it. */
+  answer: string | null;
+  /** Evidence considered, best first. */
+  evidence: Evidence[];
+}
+
+export interface GroundedRequest {
+  message: string;
+  /** The user's own earlier turns, oldest first (never the assistant's). */
+  userTurns: readonly string[];
+  shape: QuestionShape;
+  budget: EvidenceBudget;
+}
+
+/**
+ * Answers from the passages of the trained text: retrieves for the message (and, weighing less,
+ * the user's earlier turns), re-ranks by how much of the question each passage covers, and builds
+ * the reply from the best sentences, trimmed to the question, each cited as [n]; a short answer
+ * (a name, a number) goes first when the question asks for one and the evidence names it.
+ * Says it does not know when no passage covers enough of the question.
+ */
+export function answerFromPassages(
+  model: LanguageModel,
+  index: PassageIndex,
+  request: GroundedRequest,
+): GroundedAnswer {
+  const own = queryTermsOf(request.message, 1);
+  const query: QueryTerm[] = [...own];
+  const seen = new Set(own.map((term) => term.term));
+  for (const turn of request.userTurns.slice(-HISTORY_TURNS).reverse()) {
+    for (const term of queryTermsOf(turn, HISTORY_WEIGHT)) {
+      if (seen.has(term.term)) continue;
+      seen.add(term.term);
+      query.push(term);
+    }
+  }
+  const idf = query.map((term) => index.idf(term.term));
+  const unknownWords = own
+    .filter((term) => index.documentFrequency(term.term) === 0)
+    .map((term) => term.word);
+  const ownWeight = own.reduce((sum, _, i) => sum + idf[i], 0);
+  const weights = new Map(query.map((term, i) => [term.term, idf[i] * term.weight]));
+  const base = {
+    searched: query.map((term) => term.word),
+    unknownWords,
+    answer: null,
+  };
+
+  const hits = index.search(query, request.budget.retrieve);
+  const messageTokens = wordsOf(request.message);
+  const topScore = hits[0]?.score ?? 0;
+  const evidence: Evidence[] = hits.map((hit) => {
+    let covered = 0;
+    for (const i of hit.matched) if (i < own.length) covered += idf[i];
+    for (const i of hit.matchedNearby) if (i < own.length) covered += NEARBY_SHARE * idf[i];
+    const coverage = ownWeight > 0 ? covered / ownWeight : 0;
+    const run = sharedRun(messageTokens, index.texts[hit.id]);
+    return {
+      hit,
+      coverage,
+      rank: coverage + 0.5 * (hit.score / topScore) + RUN_BONUS * Math.min(6, run - 1),
+    };
+  });
+  evidence.sort((a, b) => b.rank - a.rank);
+  const best = evidence[0];
+  if (!best || best.coverage < COVERAGE_THRESHOLD) {
+    return {
+      ...base,
+      status: 'unknown',
+      text: unknownReply(unknownWords, best?.coverage ?? 0),
+      sources: [],
+      matched: hits.length,
+      coverage: best?.coverage ?? 0,
+      evidence,
+    };
+  }
+
+  const questionTerms = new Set(query.map((term) => term.term));
+  const maxIdf = index.idf('');
+  const candidates = answerCandidates(
+    request.shape,
+    questionTerms,
+    evidenceLines(index, request.shape.kind === 'choice' ? evidence : evidence.slice(0, NAMING_PASSAGES)),
+    (term) => (index.idf(term) / maxIdf) ** 2,
+  );
+  const answer = confidentAnswer(candidates);
+  const cited = citedEvidence(index, evidence, answer, request.budget.cite);
+  const snippets: string[] = [];
+  const sources: Source[] = [];
+  const covered = new Set<string>();
+  for (const item of cited) {
+    const snippet = snippetOf(model, index, item, weights, answer, covered);
+    if (!snippet) continue;
+    sources.push({
+      text: index.texts[item.hit.id],
+      score: round(item.hit.score),
+      ref: { chunk: index.chunks[item.hit.id], line: index.lines[item.hit.id] },
+    });
+    snippets.push(`${snippet} [${sources.length}]`);
+  }
+  const lead = answer ? leadOf(request.shape, answer, snippets.join(' ')) : '';
+  return {
+    ...base,
+    status: 'answered',
+    text: [lead, ...snippets].filter(Boolean).join(' '),
+    sources,
+    matched: hits.length,
+    coverage: best.coverage,
+    answer: lead ? answer : null,
+    evidence,
+  };
+}
+
+/**
+ * The passages cited: the best ones that cover enough of the question; when a short answer was
+ * found, the best passage that contains it (with its neighbours) comes first, so the answer is
+ * always backed by a citation.
+ */
+function citedEvidence(
+  index: PassageIndex,
+  evidence: readonly Evidence[],
+  answer: string | null,
+  cite: number,
+): Evidence[] {
+  const eligible = evidence.filter((item) => item.coverage >= COVERAGE_THRESHOLD);
+  if (!answer) return eligible.slice(0, cite);
+  const holds = (id: number) => id >= 0 && includesWord(index.texts[id], answer);
+  const bearer = evidence.find(
+    (item) =>
+      holds(item.hit.id) || holds(index.neighbour(item.hit.id, -1)) || holds(index.neighbour(item.hit.id, 1)),
+  );
+  if (!bearer) return eligible.slice(0, cite);
+  return [bearer, ...eligible.filter((item) => item !== bearer)].slice(0, cite);
+}
+
+/** The lines candidates are drawn from: every retrieved passage, and the lines around one-a-line text. */
+function evidenceLines(index: PassageIndex, evidence: readonly Evidence[]): EvidenceLine[] {
+  const lines: EvidenceLine[] = [];
+  const top = evidence[0]?.rank ?? 1;
+  for (const item of evidence) {
+    const weight = (item.rank / top) ** 2;
+    const id = item.hit.id;
+    lines.push({ text: index.texts[id], weight });
+    for (const step of [-1, 1] as const) {
+      const other = index.neighbour(id, step);
+      if (other >= 0) lines.push({ text: index.texts[other], weight: weight * NEARBY_SHARE });
+    }
+  }
+  return lines;
+}
+
+function confidentAnswer(candidates: readonly AnswerCandidate[]): string | null {
+  const [first, second] = candidates;
+  if (!first) return null;
+  if (second && second.score * CONFIDENCE_MARGIN > first.score) return null;
+  return first.text;
+}
+
+/**
+ * The sentence of a passage that answers best, trimmed to the question; for one-a-line text, the
+ * neighbouring line is added when it holds the answer the passage itself lacks. Null when the
+ * passage adds no question word that earlier snippets did not already cover.
+ */
+function snippetOf(
+  model: LanguageModel,
+  index: PassageIndex,
+  item: Evidence,
+  weights: ReadonlyMap<string, number>,
+  answer: string | null,
+  covered: Set<string>,
+): string | null {
+  const id = item.hit.id;
+  const sentences = index.layouts[id] === 'paragraph' ? splitSentences(index.texts[id]) : [index.texts[id]];
+  let chosen = sentences[0];
+  let value = Number.NEGATIVE_INFINITY;
+  for (const sentence of sentences) {
+    const weight = weightOf(sentence, weights) + (answer && includesWord(sentence, answer) ? 1 : 0);
+    if (weight > value) {
+      value = weight;
+      chosen = sentence;
+    }
+  }
+  const key = chosen.toLowerCase();
+  if (covered.has(key)) return null;
+  covered.add(key);
+  let snippet = trimToQuestion(model, chosen, weights, answer);
+  if (answer && !includesWord(snippet, answer)) {
+    for (const step of [-1, 1] as const) {
+      const other = index.neighbour(id, step);
+      if (other < 0 || !includesWord(index.texts[other], answer)) continue;
+      const extra = trimToQuestion(model, index.texts[other], weights, answer);
+      snippet = step < 0 ? `${extra} ${snippet}` : `${snippet} ${extra}`;
+      break;
+    }
+  }
+  return snippet;
+}
+
+/** The short answer as the reply's first words, when the snippets bear it out. */
+function leadOf(shape: QuestionShape, answer: string, snippets: string): string {
+  if (!includesWord(snippets, answer)) return '';
+  const text = shape.kind === 'choice' && shape.focus ? `The ${answer} ${shape.focus}` : capitalise(answer);
+  return `${text}.`;
+}
+
+/** What the service says when nothing it was taught answers the question. */
+export function unknownReply(unknownWords: readonly string[], coverage: number): string {
+  const teach = 'Teach me with POST /api/train (or `npm run train -- FILE`) and ask again.';
+  if (unknownWords.length > 0) {
+    const list = unknownWords.slice(0, 4).map((word) => `"${word}"`);
+    const named =
+      list.length === 1 ? list[0] : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
+    return `I don't know about ${named} yet: nothing I was taught mentions ${list.length === 1 ? 'it' : 'them'}. ${teach}`;
+  }
+  if (coverage > 0) {
+    return `I don't know that yet: nothing I was taught answers it (the closest passage covers ${Math.round(coverage * 100)}% of your question). ${teach}`;
+  }
+  return `I don't know that yet: I could not find anything about it in what I was taught. ${teach}`;
+}
+
+/** Lower-case words of a text, punctuation dropped (for matching quoted phrases). */
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu) ?? [];
+}
+
+/** Length of the longest run of `words` that `text` repeats in the same order. */
+function sharedRun(words: readonly string[], text: string): number {
+  const other = wordsOf(text);
+  let best = 0;
+  let previous = new Array<number>(other.length + 1).fill(0);
+  for (let i = 1; i <= words.length; i++) {
+    const row = new Array<number>(other.length + 1).fill(0);
+    for (let j = 1; j <= other.length; j++) {
+      if (words[i - 1] === other[j - 1]) {
+        row[j] = previous[j - 1] + 1;
+        if (row[j] > best) best = row[j];
+      }
+    }
+    previous = row;
+  }
+  return best;
+}
+
+function includesWord(text: string, word: string): boolean {
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${escape(word)}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

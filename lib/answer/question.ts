@@ -1,0 +1,50 @@
+/** What kind of answer a question asks for. */
+export type AnswerKind = 'person' | 'place' | 'time' | 'number' | 'choice' | 'reason' | 'thing';
+
+/** How the service reads a message before answering it. */
+export interface QuestionShape {
+  /** True when the message asks something (or asks to be told about something). */
+  asks: boolean;
+  /** True for greetings, thanks and requests for a story: answered by the generator, not from passages. */
+  chitChat: boolean;
+  kind: AnswerKind;
+  /** For "which X" / "what X" questions: the word X the answer qualifies (case-folded). */
+  focus: string | null;
+}
+
+const QUESTION_START =
+  /^(?:who|whom|whose|what|when|where|which|why|how|is|are|was|were|am|do|does|did|can|could|should|would|will|shall|may|might|has|have|had|tell me about|explain|describe|define|list|name|show me)\b/i;
+const GREETING =
+  /^(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening|night)|thanks?|thank you|cheers|bye|goodbye|see you|ok|okay|cool|nice|great|lol|haha)\b[\s!.,]*(?:there|you|again|bot|friend)?[\s!.,]*$/i;
+const STORY =
+  /^(?:(?:please\s+)?(?:tell|write|give)\s+(?:me\s+)?(?:a|another|some)\s+(?:story|joke|poem|tale))\b/i;
+const HOW_ARE_YOU = /^how are (?:you|things)\b|^what'?s up\b|^how'?s it going\b/i;
+
+/** Reads the shape of a message: is it a question, what kind of answer, or just chit-chat. */
+export function shapeOf(message: string): QuestionShape {
+  const text = message.trim();
+  const chitChat = GREETING.test(text) || STORY.test(text) || HOW_ARE_YOU.test(text);
+  const asks = !chitChat && (text.endsWith('?') || QUESTION_START.test(text));
+  const lower = text.toLowerCase();
+  let kind: AnswerKind = 'thing';
+  let focus: string | null = null;
+  if (/^(?:who|whom|whose)\b|\b(?:who|whom)\b[^?]*\?$/.test(lower)) kind = 'person';
+  else if (/^where\b/.test(lower)) kind = 'place';
+  else if (/^when\b|^what (?:year|day|time|month)\b/.test(lower)) kind = 'time';
+  else if (/^how (?:many|much|old|long|far|big|large|tall)\b/.test(lower)) kind = 'number';
+  else if (/^why\b/.test(lower)) kind = 'reason';
+  else {
+    const which = /^(?:which|what)\s+([a-z]+)\b/.exec(lower);
+    if (which && !AUXILIARIES.has(which[1])) {
+      kind = 'choice';
+      focus = which[1];
+    }
+  }
+  return { asks, chitChat, kind, focus };
+}
+
+const AUXILIARIES = new Set(
+  'is are was were am do does did can could should would will shall may might has have had of about kind sort'.split(
+    ' ',
+  ),
+);

@@ -1,0 +1,23 @@
+/** Where a source passage is: a chunk and line of the trained text, or an encyclopedia article. */
+export type SourceRef = { chunk: number; line: number } | { title: string; url: string };
+
+/** A passage a reply used, as every chat response lists it in `sources`. */
+export interface Source {
+  text: string;
+  /** Retrieval score (BM25 with neighbours; for www, the extract's relevance). */
+  score: number;
+  ref: SourceRef;
+}
+
+/** How much evidence a mode gathers: passages retrieved and re-ranked, passages cited at most. */
+export interface EvidenceBudget {
+  retrieve: number;
+  cite: number;
+}
+
+/** Evidence budgets of the chat modes: more passages considered and cited, not longer babble. */
+export const evidenceBudgets = {
+  instant: { retrieve: 20, cite: 1 },
+  expert: { retrieve: 40, cite: 2 },
+  apex: { retrieve: 120, cite: 3 },
+} as const satisfies Record<string, EvidenceBudget>;

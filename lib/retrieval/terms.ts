@@ -1,0 +1,56 @@
+import { stemmer } from 'stemmer';
+import { foldCase, tokenize } from '../lm/index.js';
+import { PRONOUN_SWAPS, STOP_WORDS } from '../text/index.js';
+
+const WORD = /[\p{L}\p{N}]/u;
+const POSSESSIVE = /['’]s?$/u;
+
+const stems = new Map<string, string | null>();
+const STEM_CACHE_LIMIT = 200_000;
+
+/** The search form of a word: case-folded, possessive dropped, Porter-stemmed; null for stop-words. */
+export function searchTerm(token: string): string | null {
+  const cached = stems.get(token);
+  if (cached !== undefined) return cached;
+  const term = computeTerm(token);
+  if (stems.size < STEM_CACHE_LIMIT) stems.set(token, term);
+  return term;
+}
+
+function computeTerm(token: string): string | null {
+  if (!WORD.test(token)) return null;
+  const word = foldCase(token).replace(POSSESSIVE, '');
+  if (word === '' || STOP_WORDS.has(word) || PRONOUN_SWAPS.has(word)) return null;
+  return /\p{N}/u.test(word) ? word : stemmer(word);
+}
+
+/** The search terms of a text in order, repeats kept (documents count them). */
+export function termsOf(text: string): string[] {
+  const terms: string[] = [];
+  for (const token of tokenize(text)) {
+    const term = searchTerm(token);
+    if (term) terms.push(term);
+  }
+  return terms;
+}
+
+/** One word of a query and how much it counts (earlier user turns count less than the message). */
+export interface QueryTerm {
+  term: string;
+  /** The word as the user wrote it (case-folded), for the thought and "I don't know about X". */
+  word: string;
+  weight: number;
+}
+
+/** Distinct search terms of a text with their surface words; the first weight a term gets wins. */
+export function queryTermsOf(text: string, weight = 1): QueryTerm[] {
+  const seen = new Set<string>();
+  const terms: QueryTerm[] = [];
+  for (const token of tokenize(text)) {
+    const term = searchTerm(token);
+    if (!term || seen.has(term)) continue;
+    seen.add(term);
+    terms.push({ term, word: foldCase(token).replace(POSSESSIVE, ''), weight });
+  }
+  return terms;
+}

@@ -1,0 +1,102 @@
+import { splitSentences } from './sentences.js';
+
+/**
+ * How a block of text is laid out: `line` when each physical line is a unit of its own (a verse,
+ * a list item, one sentence a line), `paragraph` when lines are hard-wrapped prose.
+ */
+export type Layout = 'line' | 'paragraph';
+
+/** What a reader would call one passage: a line, or a hard-wrapped paragraph joined up. */
+export interface TextUnit {
+  /** 1-based number of the unit's first physical line in the text. */
+  line: number;
+  /** The unit's text on one line (a paragraph's lines joined with single spaces). */
+  text: string;
+  /** Its sentences: the line itself in `line` layout, the paragraph's sentences otherwise. */
+  sentences: string[];
+  layout: Layout;
+}
+
+const LINE_BREAK = /\r?\n/;
+/** A line that ends where a sentence or clause may end (or a closing quote/bracket after it). */
+const ENDS_UNIT = /[.!?:;,)\]"'’”»…—-]\s*$/;
+/** Lines of a list, a heading or a table: units of their own even inside prose. */
+const STANDS_ALONE = /^\s*(?:[-*+•]\s|\d+[.)]\s|#{1,6}\s|\|)/;
+/** Share of a block's non-final lines that run on into the next before we call it wrapped. */
+const WRAPPED_SHARE = 0.3;
+
+/**
+ * Splits text into units. Blocks are separated by blank lines; a block whose lines mostly run on
+ * (end without punctuation) is hard-wrapped prose, and becomes one paragraph unit; otherwise each
+ * line is a unit (one verse or sentence a line, as KenLM reads a corpus).
+ */
+export function segmentText(text: string): TextUnit[] {
+  const units: TextUnit[] = [];
+  const lines = text.split(LINE_BREAK);
+  let block: { line: number; text: string }[] = [];
+  const flush = () => {
+    if (block.length > 0) units.push(...unitsOfBlock(block));
+    block = [];
+  };
+  lines.forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === '') flush();
+    else block.push({ line: index + 1, text: line });
+  });
+  flush();
+  return units;
+}
+
+function unitsOfBlock(block: { line: number; text: string }[]): TextUnit[] {
+  if (!isWrapped(block)) return block.map(({ line, text }) => lineUnit(line, text));
+  const units: TextUnit[] = [];
+  let paragraph: { line: number; text: string }[] = [];
+  const flush = () => {
+    if (paragraph.length === 1) units.push(lineUnit(paragraph[0].line, paragraph[0].text));
+    else if (paragraph.length > 1) {
+      const joined = joinWrapped(paragraph.map((entry) => entry.text));
+      units.push({
+        line: paragraph[0].line,
+        text: joined,
+        sentences: splitSentences(joined),
+        layout: 'paragraph',
+      });
+    }
+    paragraph = [];
+  };
+  for (const entry of block) {
+    if (STANDS_ALONE.test(entry.text)) {
+      flush();
+      units.push(lineUnit(entry.line, entry.text));
+    } else paragraph.push(entry);
+  }
+  flush();
+  return units;
+}
+
+function isWrapped(block: { text: string }[]): boolean {
+  if (block.length < 2) return false;
+  let runOn = 0;
+  let counted = 0;
+  for (let i = 0; i < block.length - 1; i++) {
+    if (STANDS_ALONE.test(block[i].text)) continue;
+    counted++;
+    if (!ENDS_UNIT.test(block[i].text)) runOn++;
+  }
+  return counted > 0 && runOn / counted >= WRAPPED_SHARE;
+}
+
+/** Joins wrapped lines; a word hyphenated across a line break is mended ("inter-" + "national"). */
+function joinWrapped(lines: string[]): string {
+  let text = lines[0];
+  for (let i = 1; i < lines.length; i++) {
+    const next = lines[i];
+    if (/\p{Ll}-$/u.test(text) && /^\p{Ll}/u.test(next)) text = text.slice(0, -1) + next;
+    else text += ` ${next}`;
+  }
+  return text;
+}
+
+function lineUnit(line: number, text: string): TextUnit {
+  return { line, text, sentences: [text], layout: 'line' };
+}
