@@ -29,12 +29,17 @@ export interface ComposedReply {
   kind: 'grounded' | 'unknown' | 'chit-chat' | 'empty';
   text: string;
   sources: Source[];
+  /** The best passages found (cited or not), up to six: the numbered context of an external model. */
+  context: Source[];
   shape: QuestionShape;
   grounded?: GroundedAnswer;
   generated?: Reply;
   /** One line for `thought`. */
   thought: string;
 }
+
+/** Passages an external model gets as numbered context. */
+const EXTERNAL_CONTEXT = 6;
 
 /** What an untrained service answers. */
 export const EMPTY_KNOWLEDGE_REPLY =
@@ -49,7 +54,14 @@ export function composeReply(knowledge: Knowledge, request: ComposeRequest): Com
   const { model, passages } = knowledge;
   const shape = shapeOf(request.message);
   if (passages.size === 0 && model.vocabSize === 0) {
-    return { kind: 'empty', text: EMPTY_KNOWLEDGE_REPLY, sources: [], shape, thought: 'nothing learned yet' };
+    return {
+      kind: 'empty',
+      text: EMPTY_KNOWLEDGE_REPLY,
+      sources: [],
+      context: [],
+      shape,
+      thought: 'nothing learned yet',
+    };
   }
   const searchable = !shape.chitChat && passages.size > 0 && hasContentWords(request.message);
   if (!searchable) {
@@ -65,6 +77,7 @@ export function composeReply(knowledge: Knowledge, request: ComposeRequest): Com
       kind: 'chit-chat',
       text: generated.text,
       sources: [],
+      context: [],
       shape,
       generated,
       thought: `chit-chat, nothing to look up: generated ${generated.candidates} candidates in ${Math.round(generated.elapsedMs)} ms${generated.seed ? `, seed “${generated.seed}”` : ''}`,
@@ -80,6 +93,7 @@ export function composeReply(knowledge: Knowledge, request: ComposeRequest): Com
     kind: grounded.status === 'answered' ? 'grounded' : 'unknown',
     text: grounded.text,
     sources: grounded.sources,
+    context: contextOf(passages, grounded),
     shape,
     grounded,
     thought: describeSearch(grounded),
@@ -106,6 +120,25 @@ export function describeSearch(grounded: GroundedAnswer): string {
 /** A source's place as text: "chunk 3 line 7" or the article title. */
 export function refText(source: Source): string {
   return 'chunk' in source.ref ? `chunk ${source.ref.chunk} line ${source.ref.line}` : source.ref.title;
+}
+
+/** Passages for an external model: those cited, then the next best that cover some of the question. */
+function contextOf(passages: PassageIndex, grounded: GroundedAnswer): Source[] {
+  const context = [...grounded.sources];
+  for (const item of grounded.evidence) {
+    if (context.length >= EXTERNAL_CONTEXT) break;
+    if (item.coverage <= 0) continue;
+    const id = item.hit.id;
+    const ref = { chunk: passages.chunks[id], line: passages.lines[id] };
+    if (
+      context.some(
+        (source) => 'chunk' in source.ref && source.ref.chunk === ref.chunk && source.ref.line === ref.line,
+      )
+    )
+      continue;
+    context.push({ text: passages.texts[id], score: Math.round(item.hit.score * 1000) / 1000, ref });
+  }
+  return context;
 }
 
 function hasContentWords(message: string): boolean {

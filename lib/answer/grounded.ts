@@ -45,6 +45,8 @@ export interface GroundedAnswer {
   coverage: number;
   /** The short answer put first, when the question asks for one and the evidence names it. */
   answer: string | null;
+  /** A different short answer the evidence also supports well (conflicting passages), if any. */
+  runnerUp: string | null;
   /** Evidence considered, best first. */
   evidence: Evidence[];
 }
@@ -89,6 +91,7 @@ export function answerFromPassages(
     searched: query.map((term) => term.word),
     unknownWords,
     answer: null,
+    runnerUp: null,
   };
 
   const hits = index.search(query, request.budget.retrieve);
@@ -152,6 +155,7 @@ export function answerFromPassages(
     matched: hits.length,
     coverage: best.coverage,
     answer: lead ? answer : null,
+    runnerUp: runnerUpOf(candidates, answer),
     evidence,
   };
 }
@@ -192,6 +196,13 @@ function evidenceLines(index: PassageIndex, evidence: readonly Evidence[]): Evid
     }
   }
   return lines;
+}
+
+/** A second answer with at least half the support of the first: the passages disagree. */
+function runnerUpOf(candidates: readonly AnswerCandidate[], answer: string | null): string | null {
+  const [first, second] = candidates;
+  if (!answer || !first || !second) return null;
+  return second.score * 2 >= first.score ? second.text : null;
 }
 
 function confidentAnswer(candidates: readonly AnswerCandidate[]): string | null {
@@ -287,10 +298,10 @@ function sharedRun(words: readonly string[], text: string): number {
 }
 
 function includesWord(text: string, word: string): boolean {
-  return new RegExp(`(^|[^\\p{L}\\p{N}])${escape(word)}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(word)}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

@@ -1,3 +1,4 @@
+import { refText, type Source } from '../answer/index.js';
 import { logError } from '../log/index.js';
 import {
   assistPrompt,
@@ -19,8 +20,8 @@ export interface AssistOutcome {
 }
 
 /**
- * Asks the external model to write the answer from the conversation, the local draft, the
- * keywords and any image analysis. Any failure returns the reason instead of throwing, so the
+ * Asks the external model to write the answer from the conversation and the passages retrieved
+ * for the message (numbered, to be cited as [n]), with the local draft and any image analysis. Any failure returns the reason instead of throwing, so the
  * caller falls back to the local draft.
  */
 export async function assistWithExternal(
@@ -30,7 +31,9 @@ export async function assistWithExternal(
     message: string;
     history: Turn[];
     draft: string;
-    keywords: string[];
+    /** Passages retrieved for the message: the external model's numbered context. */
+    sources: Source[];
+    chitChat: boolean;
     image?: ChatImage;
     maxTokens: number;
     temperature: number;
@@ -43,7 +46,8 @@ export async function assistWithExternal(
     message: input.message,
     history: input.history,
     draft: input.draft,
-    keywords: input.keywords,
+    passages: input.sources.map((source) => ({ text: source.text, where: refText(source) })),
+    chitChat: input.chitChat,
     analysis: input.image?.description,
     image: attachImage ? { data: input.image!.bytes, mediaType: input.image!.analysis.mimeType } : undefined,
   });

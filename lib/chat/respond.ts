@@ -1,13 +1,14 @@
+import { composeReply, evidenceBudgets } from '../answer/index.js';
 import { emitInPieces, HttpError } from '../http/index.js';
-import { formatThought, generateReply, replyBudgets } from '../reply/index.js';
+import { replyBudgets } from '../reply/index.js';
 import type { Services } from '../services/index.js';
 import { beginSessionMessage, recordExchange, type Turn } from '../sessions/index.js';
 import { assistWithExternal } from './assist.js';
 import type { ChatImage } from './image-input.js';
 import type { ChatRequest, ChatResponse } from './schema.js';
 
-/** Turns of the session whose words feed the keywords. */
-const KEYWORD_TURNS = 6;
+/** Earlier user turns of the session whose words feed the search (the assistant's never do). */
+const USER_TURNS = 3;
 
 export interface ChatOutcome {
   body: ChatResponse;
@@ -41,19 +42,25 @@ export async function respondToChat(
     also: (batch) => keeper.readPosition(batch),
   });
   context.onSession?.(session.limit, session.remaining);
-  const model = await keeper.current(keeper.positionOf(session.also)).catch(() => keeper.cached());
+  const knowledge = await keeper
+    .knowledge(keeper.positionOf(session.also))
+    .catch(() => keeper.cachedKnowledge());
+  const { model } = knowledge;
 
   const history = context.history ?? session.history;
-  const budget = replyBudgets[request.modelMode];
-  const recent = history.slice(-KEYWORD_TURNS).map((turn) => turn.content);
-  let reply: ReturnType<typeof generateReply>;
+  const userTurns = history
+    .filter((turn) => turn.role === 'user')
+    .slice(-USER_TURNS)
+    .map((turn) => turn.content);
+  let reply: ReturnType<typeof composeReply>;
   try {
-    reply = generateReply(model, {
+    reply = composeReply(knowledge, {
       message: request.message,
-      history: recent,
+      userTurns,
+      evidence: evidenceBudgets[request.modelMode],
+      chitChat: replyBudgets[request.modelMode],
       temperature: request.temperature,
       maxTokens: request.maxTokens,
-      budget,
       random: services.random,
     });
   } catch (error) {
@@ -63,11 +70,12 @@ export async function respondToChat(
     );
   }
   const draft = context.image ? `${context.image.description} ${reply.text}`.trim() : reply.text;
-  const thought = [formatThought(reply)];
+  const thought = [reply.thought];
   if (context.image) thought.unshift(`image: ${context.image.summary}`);
 
   let response = draft;
   let usedExternal = false;
+  let sources = reply.sources;
   const wantsExternal = request.modelMode === 'apex' || (context.image !== undefined && config.LLM_VISION);
   if (!request.raw && externalModel && wantsExternal) {
     const assisted = await assistWithExternal(externalModel, {
@@ -75,7 +83,8 @@ export async function respondToChat(
       message: request.message,
       history,
       draft,
-      keywords: reply.keywords,
+      sources: reply.context,
+      chitChat: reply.kind === 'chit-chat',
       image: context.image,
       maxTokens: request.maxTokens,
       temperature: request.temperature,
@@ -85,6 +94,7 @@ export async function respondToChat(
     if (assisted.reasoning) thought.push(`reasoning: ${assisted.reasoning}`);
     if (assisted.text) {
       response = assisted.text;
+      sources = reply.context;
       usedExternal = true;
     }
   }
@@ -106,6 +116,7 @@ export async function respondToChat(
       ...(thoughtText ? { thought: thoughtText } : {}),
       vocabSize: model.vocabSize,
       usedExternal,
+      sources,
     },
     limit: session.limit,
     remaining: session.remaining,

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { Source } from '../answer/index.js';
 
 /** Longest message accepted, in characters. */
 export const MAX_MESSAGE_CHARS = 4000;
@@ -63,4 +64,6 @@ export interface ChatResponse {
   thought?: string;
   vocabSize: number;
   usedExternal: boolean;
+  /** The passages the reply used; empty when it used none (chit-chat, "I don't know"). */
+  sources: Source[];
 }

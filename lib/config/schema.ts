@@ -48,6 +48,11 @@ export const configSchema = v.object({
   LM_ORDER: integerVar(4, 2, 6),
   LM_SNAPSHOT_EVERY: integerVar(20, 1, 100_000),
   LM_ARPA_PATH: optionalText,
+  STARTER_TEXT: v.optional(
+    v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['on', 'off'], 'must be on or off')),
+    'on',
+  ),
+  STARTER_TEXT_PATH: optionalText,
 
   LLM_BASE_URL: optionalUrl,
   LLM_API_KEY: optionalText,

@@ -4,6 +4,7 @@ import { type Config, getConfig, upstashCredentials } from '../config/index.js';
 import { createStoreSlidingWindow, createUpstashLimiter } from '../limits/index.js';
 import { setLogLevel } from '../log/index.js';
 import { type ExternalModel, providerFromConfig } from '../provider/index.js';
+import { starterTextFromConfig } from '../starter/index.js';
 import {
   createEmbeddedStore,
   createUpstashRedis,
@@ -71,6 +72,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       order: config.LM_ORDER,
       snapshotEvery: config.LM_SNAPSHOT_EVERY,
       fixedModel: fixedModelFromConfig(config),
+      starterText: starterTextFromConfig(config),
     });
   return {
     config,

@@ -10,6 +10,8 @@ export const trainingKeys = {
   snapshotChunks: 'lm:snapshot:chunks',
   /** Bumped by a model reset, so every instance drops what it had. */
   epoch: 'lm:epoch',
+  /** Set once the starter text was trained into this store (never again, even after a reset). */
+  starter: 'lm:starter',
   /** Totals kept beside the corpus (tokens, characters, chunks). */
   stats: 'lm:stats',
 } as const;

@@ -1,6 +1,8 @@
+import type { Knowledge } from '../answer/index.js';
 import { HttpError } from '../http/index.js';
 import { createModel, type LanguageModel, type NgramModel } from '../lm/index.js';
-import { logError } from '../log/index.js';
+import { logError, logInfo } from '../log/index.js';
+import { PassageIndex } from '../retrieval/index.js';
 import type { Store, StoreBatch } from '../store/index.js';
 import { trainingKeys } from './keys.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
@@ -20,6 +22,8 @@ export interface ModelKeeperOptions {
   snapshotEvery: number;
   /** A fixed model (an ARPA file) served instead of the trained one; training is then refused. */
   fixedModel?: LanguageModel;
+  /** Trained once into an empty store, so a fresh install has something to answer from. */
+  starterText?: string;
 }
 
 export interface TrainResult {
@@ -42,6 +46,10 @@ export interface ModelKeeper {
   current(position?: CorpusPosition): Promise<LanguageModel>;
   /** The model as it is in memory, without asking the store (for when the store is down). */
   cached(): LanguageModel;
+  /** The model and the passage index of the same text, up to date with the store. */
+  knowledge(position?: CorpusPosition): Promise<Knowledge>;
+  /** Model and passages as they are in memory, without asking the store. */
+  cachedKnowledge(): Knowledge;
   /** Appends a training text as a chunk (atomic) and returns what was learned. */
   train(text: string): Promise<TrainResult>;
   /** Exact vocabulary size in one cheap read. */
@@ -56,7 +64,9 @@ export interface ModelKeeper {
 
 export function createModelKeeper(store: Store, options: ModelKeeperOptions): ModelKeeper {
   let model: NgramModel = createModel({ order: options.order });
+  let passages = new PassageIndex();
   let applied = 0;
+  let starterChecked = !options.starterText;
   let epoch: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -80,6 +90,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
   async function catchUp(position: CorpusPosition): Promise<void> {
     if (position.epoch !== epoch) {
       model = createModel({ order: options.order });
+      passages = new PassageIndex();
       applied = 0;
       epoch = position.epoch;
     }
@@ -89,8 +100,11 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       const last = Math.min(position.chunks, applied + TAIL_PAGE_CHUNKS) - 1;
       const texts = await store.lrange(trainingKeys.chunks, applied, last);
       if (texts.length === 0) break;
-      for (const text of texts) model.addText(text);
-      applied += texts.length;
+      for (const text of texts) {
+        model.addText(text);
+        passages.addChunk(applied + 1, text);
+        applied++;
+      }
     }
   }
 
@@ -106,16 +120,39 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       return;
     }
     if (snapshot.tag.epoch !== position.epoch || snapshot.tag.chunks > position.chunks) return;
-    if (snapshot.model.order !== options.order) return;
+    if (snapshot.model.order !== options.order || !snapshot.passages) return;
     model = snapshot.model;
+    passages = snapshot.passages;
     applied = snapshot.tag.chunks;
   }
 
   async function maybeWriteSnapshot(): Promise<void> {
     const covered = Number((await store.get(trainingKeys.snapshotChunks)) ?? 0);
     if (applied - covered < options.snapshotEvery || epoch === undefined) return;
-    await store.setBlob(trainingKeys.snapshot, encodeSnapshot({ epoch, chunks: applied }, model));
+    await store.setBlob(trainingKeys.snapshot, encodeSnapshot({ epoch, chunks: applied }, model, passages));
     await store.set(trainingKeys.snapshotChunks, String(applied));
+  }
+
+  /** Trains the starter text into an empty corpus, once per store (a marker key says it was done). */
+  async function seedStarter(position: CorpusPosition): Promise<CorpusPosition> {
+    starterChecked = true;
+    if (position.chunks > 0 || !options.starterText) return position;
+    try {
+      if (!(await store.set(trainingKeys.starter, String(Date.now()), { ifAbsent: true }))) return position;
+      const result = await keeper.train(options.starterText);
+      logInfo('starter_text_trained', { tokens: result.tokens });
+      return await readPosition();
+    } catch (error) {
+      logError('starter_text_failed', error);
+      return position;
+    }
+  }
+
+  async function upToDate(position?: CorpusPosition): Promise<void> {
+    let where = position ?? (await readPosition());
+    if (!starterChecked) where = await seedStarter(where);
+    if (where.chunks === applied && where.epoch === epoch) return;
+    await serialized(() => catchUp(where));
   }
 
   const keeper: ModelKeeper = {
@@ -125,15 +162,18 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     positionOf,
     async current(position) {
       if (options.fixedModel) return options.fixedModel;
-      const where = position ?? (await readPosition());
-      if (where.chunks === applied && where.epoch === epoch) return model;
-      return serialized(async () => {
-        await catchUp(where);
-        return model;
-      });
+      await upToDate(position);
+      return model;
     },
     cached() {
       return options.fixedModel ?? model;
+    },
+    async knowledge(position) {
+      if (!options.fixedModel) await upToDate(position);
+      return keeper.cachedKnowledge();
+    },
+    cachedKnowledge() {
+      return { model: options.fixedModel ?? model, passages };
     },
     async train(text) {
       if (options.fixedModel) {

@@ -1,5 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { deserializeModel, type NgramModel } from '../lm/index.js';
+import { deserializePassageIndex, type PassageIndex, serializePassageIndex } from '../retrieval/index.js';
 
 /** What a stored snapshot covers: the reset epoch and the number of chunks applied. */
 export interface SnapshotTag {
@@ -7,14 +8,24 @@ export interface SnapshotTag {
   chunks: number;
 }
 
+/** The encoding of snapshots written now: the model's bytes and the passage index's, deflated together. */
+const ENCODING = 'deflate-raw+passages';
+
 /**
- * A snapshot blob: a 4-byte header length, a JSON tag, then the model's own bytes, deflated (the
- * KJV's 6.7 MB become about 4 MB, less to move on every cold start). The tag travels inside the
- * blob, so a reader never pairs a model with the wrong chunk count.
+ * A snapshot blob: a 4-byte header length, a JSON tag, then the model's own bytes followed by the
+ * passage index's, deflated. The tag travels inside the blob, so a reader never pairs a model with
+ * the wrong chunk count, and model and index always cover the same chunks.
  */
-export function encodeSnapshot(tag: SnapshotTag, model: NgramModel): Uint8Array {
-  const header = new TextEncoder().encode(JSON.stringify({ ...tag, encoding: 'deflate-raw' }));
-  const body = deflateRawSync(model.serialize(), { level: 6 });
+export function encodeSnapshot(tag: SnapshotTag, model: NgramModel, passages: PassageIndex): Uint8Array {
+  const modelBytes = model.serialize();
+  const indexBytes = serializePassageIndex(passages);
+  const header = new TextEncoder().encode(
+    JSON.stringify({ ...tag, encoding: ENCODING, modelBytes: modelBytes.byteLength }),
+  );
+  const plain = new Uint8Array(modelBytes.byteLength + indexBytes.byteLength);
+  plain.set(modelBytes, 0);
+  plain.set(indexBytes, modelBytes.byteLength);
+  const body = deflateRawSync(plain, { level: 6 });
   const out = new Uint8Array(4 + header.byteLength + body.byteLength);
   new DataView(out.buffer).setUint32(0, header.byteLength);
   out.set(header, 4);
@@ -22,17 +33,30 @@ export function encodeSnapshot(tag: SnapshotTag, model: NgramModel): Uint8Array 
   return out;
 }
 
-/** Reads a snapshot blob; undefined when it is damaged or not one of ours. */
-export function decodeSnapshot(bytes: Uint8Array): { tag: SnapshotTag; model: NgramModel } | undefined {
+/**
+ * Reads a snapshot blob; undefined when it is damaged or not one of ours. Snapshots written before
+ * the passage index existed come back without `passages`: the caller replays the corpus instead.
+ */
+export function decodeSnapshot(
+  bytes: Uint8Array,
+): { tag: SnapshotTag; model: NgramModel; passages?: PassageIndex } | undefined {
   try {
     const headerLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0);
     const tag = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + headerLength))) as SnapshotTag & {
       encoding?: string;
+      modelBytes?: number;
     };
     if (typeof tag.epoch !== 'string' || !Number.isInteger(tag.chunks)) return undefined;
     const body = bytes.subarray(4 + headerLength);
+    const where = { epoch: tag.epoch, chunks: tag.chunks };
+    if (tag.encoding === ENCODING && Number.isInteger(tag.modelBytes)) {
+      const plain = inflateRawSync(body);
+      const model = deserializeModel(plain.subarray(0, tag.modelBytes));
+      const passages = deserializePassageIndex(plain.subarray(tag.modelBytes));
+      return { tag: where, model, passages };
+    }
     const model = deserializeModel(tag.encoding === 'deflate-raw' ? inflateRawSync(body) : body);
-    return { tag: { epoch: tag.epoch, chunks: tag.chunks }, model };
+    return { tag: where, model };
   } catch {
     return undefined;
   }

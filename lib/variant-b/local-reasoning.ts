@@ -1,48 +1,87 @@
-import type { LanguageModel } from '../lm/index.js';
-import { generateReply, type RandomSource, type Reply, type ReplyBudget } from '../reply/index.js';
+import {
+  type ComposedReply,
+  composeReply,
+  type EvidenceBudget,
+  type Knowledge,
+  refText,
+  type Source,
+} from '../answer/index.js';
+import type { RandomSource, ReplyBudget } from '../reply/index.js';
 
 /** What a local answer needs besides the message. */
 export interface LocalAnswerInput {
-  model: LanguageModel;
+  knowledge: Knowledge;
   message: string;
-  history: string[];
-  budget: ReplyBudget;
+  /** The user's own earlier turns (never the assistant's, never our own scaffolding). */
+  userTurns: string[];
+  evidence: EvidenceBudget;
+  chitChat: ReplyBudget;
   random: RandomSource;
 }
 
-/** Vocabulary below which the model is said to know too little to answer well. */
-const SMALL_VOCABULARY = 200;
+/** A local answer of a reasoning mode: the text and the passages it used. */
+export interface LocalAnswer {
+  text: string;
+  sources: Source[];
+  /** The best passages found, for an external model. */
+  context: Source[];
+}
 
-function reply(input: LocalAnswerInput, message = input.message, budget = input.budget): Reply {
-  return generateReply(input.model, {
+function reply(input: LocalAnswerInput, message = input.message): ComposedReply {
+  return composeReply(input.knowledge, {
     message,
-    history: input.history,
-    budget,
+    userTurns: input.userTurns,
+    evidence: input.evidence,
+    chitChat: input.chitChat,
     temperature: 0.6,
     maxTokens: 60,
     random: input.random,
   });
 }
 
-/** standard: the reply itself. */
-export function standardAnswer(input: LocalAnswerInput): string {
-  return reply(input).text;
+/** standard: the answer itself. */
+export function standardAnswer(input: LocalAnswerInput): LocalAnswer {
+  const result = reply(input);
+  return { text: result.text, sources: result.sources, context: result.context };
 }
 
-/** think: numbered steps showing what was actually done, then the answer. */
-export function thinkAnswer(input: LocalAnswerInput): string {
+/** think: numbered steps that are what happened (query, passages found with their refs), then the answer. */
+export function thinkAnswer(input: LocalAnswerInput): LocalAnswer {
   const result = reply(input);
-  const steps = [
-    `1. What was asked: “${input.message}”${input.history.length ? ` (with ${input.history.length} earlier turns as context)` : ''}.`,
-    `2. Words I know from it: ${result.keywords.length ? result.keywords.join(', ') : 'none'}${
-      result.unknownWords.length ? `; words I have never seen: ${result.unknownWords.join(', ')}` : ''
-    }.`,
-    `3. What I considered: ${result.candidates} candidate replies, ${result.accepted} of them neither repeating you nor copying my training text${
-      result.seed ? `; the best grew from “${result.seed}”` : ''
-    }${result.score > 0 ? ` with a surprise of ${result.score.toFixed(1)} bits` : ''}.`,
-    `4. Answer: ${result.text}`,
-  ];
-  return steps.join('\n');
+  const steps = [`What was asked: “${input.message}”.`];
+  const grounded = result.grounded;
+  if (!grounded) {
+    steps.push(
+      result.kind === 'empty'
+        ? 'What I know: nothing has been taught to me yet.'
+        : 'What kind of message: small talk with nothing to look up, so I wrote a reply with my language model.',
+    );
+  } else {
+    steps.push(
+      `What I searched for: ${grounded.searched.join(', ')}${
+        grounded.unknownWords.length > 0 ? ` (never taught: ${grounded.unknownWords.join(', ')})` : ''
+      }.`,
+    );
+    steps.push(
+      `What I found: ${grounded.matched} passage${grounded.matched === 1 ? '' : 's'} with any of those words${
+        grounded.status === 'answered'
+          ? `; the best covers ${Math.round(grounded.coverage * 100)}% of the question.`
+          : `; the best covers only ${Math.round(grounded.coverage * 100)}% of the question, too little to answer from.`
+      }`,
+    );
+    result.sources.forEach((source, i) => {
+      steps.push(
+        `Passage [${i + 1}] (${refText(source)}, score ${source.score.toFixed(1)}): “${source.text}”`,
+      );
+    });
+    if (grounded.answer) steps.push(`Short answer the passages name: ${grounded.answer}.`);
+  }
+  steps.push(`Answer: ${result.text}`);
+  return {
+    text: steps.map((step, i) => `${i + 1}. ${step}`).join('\n'),
+    sources: result.sources,
+    context: result.context,
+  };
 }
 
 /** Splits a request into its parts: sentences and questions, then clauses joined by "and"/"also". */
@@ -53,52 +92,71 @@ export function decompose(message: string): string[] {
     .filter(Boolean);
   const parts = sentences.flatMap((sentence) =>
     sentence
-      .split(/,?\s+(?:and also|and then|also|and)\s+(?=\w+\s+\w+)/i)
+      .split(
+        /,?\s+(?:and also|and then|also|and)\s+(?=(?:who|what|when|where|which|why|how|is|are|was|were|do|does|did|can)\b)/i,
+      )
       .map((part) => part.trim())
       .filter((part) => part.split(/\s+/).length >= 2),
   );
   return parts.length > 0 ? parts.slice(0, 5) : [message.trim()];
 }
 
-/** deep_think: the request decomposed, each part answered, edge cases examined, and a conclusion. */
-export function deepThinkAnswer(input: LocalAnswerInput): string {
+/**
+ * deep_think: the request split into sub-questions, each answered from its own passages, edge
+ * cases examined (unknown words, conflicting passages, nothing found), and a conclusion. Each
+ * part is searched with the user's words only: nothing written here feeds a later search.
+ */
+export function deepThinkAnswer(input: LocalAnswerInput): LocalAnswer {
   const parts = decompose(input.message);
-  const share = {
-    candidates: Math.max(8, Math.floor(input.budget.candidates / parts.length)),
-    timeMs: Math.max(20, Math.floor(input.budget.timeMs / parts.length)),
-  };
-  const answers = parts.map((part) => ({ part, result: reply(input, part, share) }));
+  const sources: Source[] = [];
+  const answered: { part: string; result: ComposedReply; text: string }[] = [];
   const lines = [
-    `Decomposition: I read ${parts.length === 1 ? 'one part' : `${parts.length} parts`} in your request.`,
+    `Decomposition: I read ${parts.length === 1 ? 'one question' : `${parts.length} sub-questions`} in your request.`,
   ];
-  answers.forEach(({ part, result }, index) => {
-    lines.push(`Part ${index + 1}: “${part}”`);
-    lines.push(`  Answer: ${result.text}`);
+  parts.forEach((part, index) => {
+    const result = reply(input, part);
+    const offset = sources.length;
+    sources.push(...result.sources);
+    const text = result.text.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
+    answered.push({ part, result, text });
+    const found = result.grounded
+      ? `${result.grounded.matched} passage${result.grounded.matched === 1 ? '' : 's'} matched ${result.grounded.searched.join(', ')}`
+      : 'nothing to look up';
+    lines.push(`Part ${index + 1}: “${part}” (${found})`);
+    lines.push(`  Answer: ${text}`);
   });
-  const unknown = [...new Set(answers.flatMap(({ result }) => result.unknownWords))];
-  const keywords = [...new Set(answers.flatMap(({ result }) => result.keywords))];
+
   lines.push('Edge cases:');
+  const unknown = [...new Set(answered.flatMap(({ result }) => result.grounded?.unknownWords ?? []))];
   lines.push(
-    unknown.length
-      ? `  - Unknown words: ${unknown.join(', ')}; I have never seen them, so those parts rest on the words around them.`
-      : '  - Unknown words: none; every word is in my vocabulary.',
+    unknown.length > 0
+      ? `  - Unknown words: ${unknown.join(', ')}; nothing I was taught mentions them.`
+      : '  - Unknown words: none; every word searched appears in what I was taught.',
   );
+  const conflicts = answered.filter(({ result }) => result.grounded?.runnerUp);
   lines.push(
-    keywords.length === 0
-      ? '  - Ambiguity: I found no meaningful keywords, so the request could mean almost anything to me.'
-      : keywords.length > 6
-        ? `  - Ambiguity: the request touches many topics (${keywords.slice(0, 6).join(', ')} …); I answered each part on its own.`
-        : `  - Ambiguity: the request centres on ${keywords.join(', ')}; little room for other readings.`,
+    conflicts.length > 0
+      ? `  - Conflicting passages: ${conflicts
+          .map(
+            ({ result }) =>
+              `the passages name both ${result.grounded!.answer ?? 'one answer'} and ${result.grounded!.runnerUp}`,
+          )
+          .join('; ')}; I went with the better supported one.`
+      : '  - Conflicting passages: none found; the passages used agree.',
   );
+  const missing = answered.filter(({ result }) => result.kind === 'unknown' || result.kind === 'empty');
   lines.push(
-    input.model.vocabSize < SMALL_VOCABULARY
-      ? `  - Knowledge: I know only ${input.model.vocabSize} words, too little for a reliable answer; train me with more text.`
-      : `  - Knowledge: ${input.model.vocabSize} words learned; answers are drawn from that text alone.`,
+    missing.length > 0
+      ? `  - Nothing found: ${missing.map(({ part }) => `“${part}”`).join(', ')}; I will not guess there.`
+      : '  - Nothing found: every part has supporting passages.',
   );
-  const best = answers.reduce(
-    (top, item) => (item.result.score > top.result.score ? item : top),
-    answers[0]!,
-  );
-  lines.push(`Conclusion: ${best.result.text}`);
-  return lines.join('\n');
+  const known = answered.filter(({ result }) => result.kind === 'grounded');
+  const conclusion =
+    known.length > 0
+      ? known.map(({ text }) => text).join(' ')
+      : missing.length > 0
+        ? answered[0].result.text
+        : answered.map(({ text }) => text).join(' ');
+  lines.push(`Conclusion: ${conclusion}`);
+  return { text: lines.join('\n'), sources, context: sources };
 }

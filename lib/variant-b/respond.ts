@@ -1,3 +1,4 @@
+import { evidenceBudgets, refText, type Source } from '../answer/index.js';
 import { emitInPieces, HttpError } from '../http/index.js';
 import type { LanguageModel } from '../lm/index.js';
 import { logError } from '../log/index.js';
@@ -18,7 +19,13 @@ import {
   type WikiSource,
 } from '../wiki/index.js';
 import { fitHistory } from './history.js';
-import { deepThinkAnswer, type LocalAnswerInput, standardAnswer, thinkAnswer } from './local-reasoning.js';
+import {
+  deepThinkAnswer,
+  type LocalAnswer,
+  type LocalAnswerInput,
+  standardAnswer,
+  thinkAnswer,
+} from './local-reasoning.js';
 import type { ReasoningMode, VariantBRequest } from './schema.js';
 
 /** The body of a 200 from POST /api/api/chat. */
@@ -29,14 +36,15 @@ export interface VariantBResponse {
   tokens: number;
   /** www only: the article the answer is grounded in. */
   source?: WikiSource;
+  /** The passages the reply used (www: the article); empty when it used none. */
+  sources: Source[];
 }
 
-/** Candidate budgets of the reasoning modes. */
+/** Evidence and chit-chat budgets of the reasoning modes: deeper modes gather more evidence. */
 const modeBudgets = {
-  standard: replyBudgets.instant,
-  think: replyBudgets.expert,
-  deep_think: replyBudgets.apex,
-  www: replyBudgets.instant,
+  standard: { evidence: evidenceBudgets.expert, chitChat: replyBudgets.instant },
+  think: { evidence: evidenceBudgets.expert, chitChat: replyBudgets.expert },
+  deep_think: { evidence: evidenceBudgets.apex, chitChat: replyBudgets.expert },
 } as const;
 
 /** What each mode asks of an external model, on top of the shared assist prompt. */
@@ -54,21 +62,21 @@ export async function respondVariantB(
   request: VariantBRequest,
   onDelta?: (text: string) => void,
 ): Promise<VariantBResponse> {
-  const model = await services.model.current().catch(() => services.model.cached());
+  const knowledge = await services.model.knowledge().catch(() => services.model.cachedKnowledge());
+  const { model } = knowledge;
   const countTokens = (text: string) => model.tokens(text).length;
   const { kept } = fitHistory(request.history, countTokens);
-  const history = kept.map((turn) => turn.content);
-  const input: LocalAnswerInput = {
-    model,
-    message: request.message,
-    history,
-    budget: modeBudgets[request.mode],
-    random: services.random,
-  };
 
   if (request.mode === 'www') return answerFromWikipedia(services, request, kept, countTokens, onDelta);
 
-  let local: string;
+  const input: LocalAnswerInput = {
+    knowledge,
+    message: request.message,
+    userTurns: kept.filter((turn) => turn.role === 'user').map((turn) => turn.content),
+    ...modeBudgets[request.mode],
+    random: services.random,
+  };
+  let local: LocalAnswer;
   try {
     local =
       request.mode === 'think'
@@ -90,17 +98,24 @@ export async function respondVariantB(
       request.mode,
       onDelta,
     );
-    if (external) return { response: external.text, mode: request.mode, tokens: external.tokens };
+    if (external) {
+      return { response: external.text, mode: request.mode, tokens: external.tokens, sources: local.context };
+    }
   }
-  if (onDelta) emitInPieces(local, onDelta);
-  return { response: local, mode: request.mode, tokens: countTokens(local) };
+  if (onDelta) emitInPieces(local.text, onDelta);
+  return {
+    response: local.text,
+    mode: request.mode,
+    tokens: countTokens(local.text),
+    sources: local.sources,
+  };
 }
 
 async function askExternal(
   externalModel: ExternalModel,
   request: VariantBRequest,
   history: VariantBRequest['history'],
-  draft: string,
+  local: LocalAnswer,
   model: LanguageModel,
   mode: Exclude<ReasoningMode, 'www'>,
   onDelta?: (text: string) => void,
@@ -108,8 +123,8 @@ async function askExternal(
   const prompt = assistPrompt({
     message: request.message,
     history,
-    draft,
-    keywords: [],
+    draft: local.text,
+    passages: local.context.map((source) => ({ text: source.text, where: refText(source) })),
     maxHistory: history.length,
   });
   try {
@@ -144,6 +159,10 @@ async function answerFromWikipedia(
 ): Promise<VariantBResponse> {
   const lookup = await services.wikipedia.lookup(searchQueryFrom(request.message));
   const source = sourceOf(lookup) ?? undefined;
+  const sources: Source[] =
+    lookup.kind === 'found'
+      ? [{ text: lookup.extract, score: 1, ref: { title: lookup.title, url: lookup.url } }]
+      : [];
   const grounding = groundingPrompt(lookup, request.message);
   if (grounding && services.externalModel) {
     try {
@@ -160,6 +179,7 @@ async function answerFromWikipedia(
         mode: 'www',
         tokens: completion.completionTokens ?? countTokens(completion.text),
         ...(source ? { source } : {}),
+        sources,
       };
     } catch (error) {
       rethrowIfInterrupted(error);
@@ -168,5 +188,5 @@ async function answerFromWikipedia(
   }
   const response = groundedAnswer(lookup, request.message);
   if (onDelta) emitInPieces(response, onDelta);
-  return { response, mode: 'www', tokens: countTokens(response), ...(source ? { source } : {}) };
+  return { response, mode: 'www', tokens: countTokens(response), ...(source ? { source } : {}), sources };
 }
