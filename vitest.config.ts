@@ -7,6 +7,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    env: { LOG_LEVEL: 'silent' },
+    env: { LOG_LEVEL: 'silent', STARTER_TEXT: 'off' },
   },
 });

@@ -1,7 +1,7 @@
 import type { LanguageModel } from '../lm/index.js';
 import { generateReply, type RandomSource, type Reply } from '../reply/index.js';
-import { type PassageIndex, queryTermsOf } from '../retrieval/index.js';
-import { answerFromPassages, type GroundedAnswer } from './grounded.js';
+import type { PassageIndex } from '../retrieval/index.js';
+import { answerFromPassages, type GroundedAnswer, queryOf } from './grounded.js';
 import { type QuestionShape, shapeOf } from './question.js';
 import type { EvidenceBudget, Source } from './types.js';
 
@@ -63,7 +63,10 @@ export function composeReply(knowledge: Knowledge, request: ComposeRequest): Com
       thought: 'nothing learned yet',
     };
   }
-  const searchable = !shape.chitChat && passages.size > 0 && hasContentWords(request.message);
+  const searchable =
+    !shape.chitChat &&
+    passages.size > 0 &&
+    queryOf(request.message, shape.asks ? request.userTurns : []).length > 0;
   if (!searchable) {
     const generated = generateReply(model, {
       message: request.message,
@@ -139,8 +142,4 @@ function contextOf(passages: PassageIndex, grounded: GroundedAnswer): Source[] {
     context.push({ text: passages.texts[id], score: Math.round(item.hit.score * 1000) / 1000, ref });
   }
   return context;
-}
-
-function hasContentWords(message: string): boolean {
-  return queryTermsOf(message).length > 0;
 }

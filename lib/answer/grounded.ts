@@ -1,5 +1,6 @@
 import type { LanguageModel } from '../lm/index.js';
 import { type PassageHit, type PassageIndex, type QueryTerm, queryTermsOf } from '../retrieval/index.js';
+
 import { splitSentences } from '../text/index.js';
 import { type AnswerCandidate, answerCandidates, type EvidenceLine } from './candidates.js';
 import type { QuestionShape } from './question.js';
@@ -71,16 +72,10 @@ export function answerFromPassages(
   index: PassageIndex,
   request: GroundedRequest,
 ): GroundedAnswer {
-  const own = queryTermsOf(request.message, 1);
-  const query: QueryTerm[] = [...own];
-  const seen = new Set(own.map((term) => term.term));
-  for (const turn of request.userTurns.slice(-HISTORY_TURNS).reverse()) {
-    for (const term of queryTermsOf(turn, HISTORY_WEIGHT)) {
-      if (seen.has(term.term)) continue;
-      seen.add(term.term);
-      query.push(term);
-    }
-  }
+  const query = queryOf(request.message, request.userTurns);
+  // A follow-up without words of its own ("why?") is about what the user asked before.
+  const ownCount = query.filter((term) => term.weight === 1).length;
+  const own = ownCount > 0 ? query.slice(0, ownCount) : query;
   const idf = query.map((term) => index.idf(term.term));
   const unknownWords = own
     .filter((term) => index.documentFrequency(term.term) === 0)
@@ -181,6 +176,29 @@ function citedEvidence(
   if (!bearer) return eligible.slice(0, cite);
   return [bearer, ...eligible.filter((item) => item !== bearer)].slice(0, cite);
 }
+
+/**
+ * The words searched for: the message's own (weight 1), then those of the user's earlier turns,
+ * newest first, weighing less; for a question about the service itself with no other words
+ * ("what can you do?"), the words the guide uses for that.
+ */
+export function queryOf(message: string, userTurns: readonly string[]): QueryTerm[] {
+  const query: QueryTerm[] = queryTermsOf(message, 1);
+  if (query.length === 0 && ADDRESSES_SERVICE.test(message)) query.push(...queryTermsOf(SELF_QUERY, 1));
+  const seen = new Set(query.map((term) => term.term));
+  for (const turn of userTurns.slice(-HISTORY_TURNS).reverse()) {
+    for (const term of queryTermsOf(turn, HISTORY_WEIGHT)) {
+      if (seen.has(term.term)) continue;
+      seen.add(term.term);
+      query.push(term);
+    }
+  }
+  return query;
+}
+
+const ADDRESSES_SERVICE = /\b(?:you|your|yourself)\b/i;
+/** What a question about the service itself searches for. */
+const SELF_QUERY = 'service can chat answer';
 
 /** The lines candidates are drawn from: every retrieved passage, and the lines around one-a-line text. */
 function evidenceLines(index: PassageIndex, evidence: readonly Evidence[]): EvidenceLine[] {

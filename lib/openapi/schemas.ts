@@ -92,15 +92,67 @@ export const schemas: Record<string, JsonSchema> = {
       maxTokens: { type: 'integer', minimum: 1, maximum: 400, default: 80 },
     },
   },
-  ChatResponse: {
+  Source: {
     type: 'object',
-    required: ['response', 'vocabSize', 'usedExternal'],
+    description:
+      'A passage the reply used: from the trained text (chunk and line) or, in www mode, an article.',
+    required: ['text', 'score', 'ref'],
     additionalProperties: false,
     properties: {
-      response: { type: 'string' },
-      thought: { type: 'string', description: 'The internal thinking; present only when available.' },
+      text: { type: 'string', description: 'The passage as it was taught.' },
+      score: { type: 'number', description: 'Retrieval score (BM25, higher is more relevant).' },
+      ref: {
+        oneOf: [
+          {
+            type: 'object',
+            required: ['chunk', 'line'],
+            additionalProperties: false,
+            properties: {
+              chunk: {
+                type: 'integer',
+                minimum: 1,
+                description: 'Which training text (1 = the first POST /api/train).',
+              },
+              line: {
+                type: 'integer',
+                minimum: 1,
+                description: 'Line of that text where the passage starts.',
+              },
+            },
+          },
+          {
+            type: 'object',
+            required: ['title', 'url'],
+            additionalProperties: false,
+            properties: { title: { type: 'string' }, url: { type: 'string', format: 'uri' } },
+          },
+        ],
+      },
+    },
+  },
+  ChatResponse: {
+    type: 'object',
+    required: ['response', 'vocabSize', 'usedExternal', 'sources'],
+    additionalProperties: false,
+    properties: {
+      response: {
+        type: 'string',
+        description:
+          'The reply: built from the passages of the trained text, cited as [n]; or an honest "I don\'t know".',
+      },
+      thought: {
+        type: 'string',
+        description:
+          'What was searched, how many passages matched, which were used; present only when available.',
+      },
       vocabSize: count,
       usedExternal: { type: 'boolean', description: 'Whether the external model helped with this reply.' },
+      sources: {
+        type: 'array',
+        items: ref('Source'),
+        description:
+          'The passages the reply used, in the order of its [n] citations; empty when it used none.',
+      },
     },
   },
   TrainRequest: {
@@ -255,12 +307,17 @@ export const schemas: Record<string, JsonSchema> = {
   },
   VariantBChatResponse: {
     type: 'object',
-    required: ['response', 'mode', 'tokens'],
+    required: ['response', 'mode', 'tokens', 'sources'],
     additionalProperties: false,
     properties: {
       response: { type: 'string' },
       mode: { type: 'string', enum: ['standard', 'think', 'deep_think', 'www'] },
       tokens: count,
+      sources: {
+        type: 'array',
+        items: ref('Source'),
+        description: 'The passages the reply used (www: the article); empty when it used none.',
+      },
       source: {
         type: 'object',
         description: 'The encyclopedia article the answer is grounded in (mode www only).',

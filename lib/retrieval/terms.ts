@@ -42,11 +42,17 @@ export interface QueryTerm {
   weight: number;
 }
 
+/** Words that frame a request ("tell me about", "explain") rather than say what it is about. */
+const REQUEST_WORDS = new Set(
+  'tell explain describe define know please mean means meaning anything something everything'.split(' '),
+);
+
 /** Distinct search terms of a text with their surface words; the first weight a term gets wins. */
 export function queryTermsOf(text: string, weight = 1): QueryTerm[] {
   const seen = new Set<string>();
   const terms: QueryTerm[] = [];
   for (const token of tokenize(text)) {
+    if (REQUEST_WORDS.has(foldCase(token))) continue;
     const term = searchTerm(token);
     if (!term || seen.has(term)) continue;
     seen.add(term);

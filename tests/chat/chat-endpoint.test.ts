@@ -101,10 +101,12 @@ describe('POST /api/chat: replies', () => {
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.usedExternal).toBe(false);
-    expect(body.thought).toMatch(/candidates/);
+    expect(body.response).toContain('Wisdom is better than rubies');
+    expect(body.sources[0]).toMatchObject({ ref: { chunk: 1, line: 2 } });
+    expect(body.thought).toMatch(/searched: wisdom · \d+ passages? matched · used \[1\] chunk 1 line 2/);
   });
 
-  it('keeps the conversation and takes keywords from recent turns', async () => {
+  it('keeps the conversation and takes keywords from the user\'s recent turns', async () => {
     await api.fetch(postJson(URL, { message: 'I love the river', sessionId: 'history' }));
     const response = await api.fetch(postJson(URL, { message: 'and then?', sessionId: 'history' }));
     const body = await response.json();
@@ -117,7 +119,9 @@ describe('POST /api/chat: replies', () => {
     const response = await chat(empty).fetch(postJson(URL, { message: 'hello there' }));
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body.response).toContain('train me with POST /api/train');
+    expect(body.response).toContain("I don't know anything yet");
+    expect(body.response).toContain('POST /api/train');
+    expect(body.sources).toEqual([]);
     expect(body.vocabSize).toBe(0);
   });
 });
@@ -244,7 +248,7 @@ describe('POST /api/chat: the external model', () => {
   });
   afterAll(() => llm.close());
 
-  it('apex asks the external model with the history, the draft and the keywords', async () => {
+  it('apex asks the external model with the history and the retrieved passages as numbered context', async () => {
     llm.setBehaviour('ok-with-reasoning');
     await api.fetch(postJson(URL, { message: 'the sea', sessionId: 'ext', modelMode: 'instant' }));
     const before = llm.requests.length;
@@ -260,9 +264,10 @@ describe('POST /api/chat: the external model', () => {
     const sent = llm.requests.at(-1)!.body;
     expect(sent.model).toBe('standin-apex');
     const system = JSON.stringify(sent.messages![0]);
-    expect(system).toContain('<draft>');
-    expect(system).toContain('wisdom');
+    expect(system).toContain('[1] (chunk 1 line 2) Wisdom is better than rubies');
+    expect(system).toContain('citing each fact with its number');
     expect(JSON.stringify(sent.messages)).toContain('the sea');
+    expect(body.sources[0]).toMatchObject({ ref: { chunk: 1, line: 2 } });
   });
 
   it('expert and instant stay local', async () => {

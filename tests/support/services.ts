@@ -4,13 +4,14 @@ import { createServices, type ServiceOverrides, type Services } from '../../lib/
 import { createEmbeddedStore } from '../../lib/store/index.js';
 import { redisDatabase } from './redis.js';
 
-/** Services on a fresh real-Redis database (through the Upstash bridge), with the given variables. */
+/** Services on a fresh real-Redis database (through the Upstash bridge), with the given variables (no starter text unless asked). */
 export async function redisServices(
   env: Record<string, string> = {},
   overrides: ServiceOverrides = {},
 ): Promise<Services & { redisUrl: string; redisToken: string }> {
   const database = await redisDatabase();
   const config = parseConfig({
+    STARTER_TEXT: 'off',
     UPSTASH_REDIS_REST_URL: database.url,
     UPSTASH_REDIS_REST_TOKEN: database.token,
     ...env,
@@ -29,7 +30,10 @@ export function embeddedServices(
   env: Record<string, string> = {},
   overrides: ServiceOverrides = {},
 ): Services {
-  return createServices(parseConfig(env), { store: createEmbeddedStore(), ...overrides });
+  return createServices(parseConfig({ STARTER_TEXT: 'off', ...env }), {
+    store: createEmbeddedStore(),
+    ...overrides,
+  });
 }
 
 /** A JSON POST request as a browser would send it. */

@@ -75,10 +75,10 @@ describe('POST /api/api/chat: errors', () => {
   it('answers 500 with an error when inference fails', async () => {
     const services = await trained();
     const broken = { ...services, random: () => Number.NaN };
-    const model = await services.model.current();
-    Object.defineProperty(model, 'forward', {
-      get: () => {
-        throw new Error('corrupt model');
+    const { passages } = await services.model.knowledge();
+    Object.defineProperty(passages, 'search', {
+      value: () => {
+        throw new Error('corrupt index');
       },
     });
     const response = await api(broken).fetch(postJson(URL, { message: 'light' }));
@@ -114,14 +114,21 @@ describe('POST /api/api/chat: modes with the local model', () => {
   });
 
   it('think shows numbered steps of what was actually done, then the answer', async () => {
-    const response = await chat.fetch(postJson(URL, { message: 'What is wisdom, zyxxy?', mode: 'think' }));
+    const response = await chat.fetch(postJson(URL, { message: 'What is wisdom?', mode: 'think' }));
     const body = await response.json();
     expect(body.mode).toBe('think');
-    expect(body.response).toMatch(/^1\. What was asked: “What is wisdom, zyxxy\?”/);
-    expect(body.response).toMatch(/2\. Words I know from it: .*wisdom/);
-    expect(body.response).toMatch(/never seen: zyxxy/);
-    expect(body.response).toMatch(/3\. What I considered: \d+ candidate replies/);
-    expect(body.response).toMatch(/4\. Answer: \S+/);
+    expect(body.response).toMatch(/^1\. What was asked: “What is wisdom\?”/);
+    expect(body.response).toMatch(/2\. What I searched for: wisdom\./);
+    expect(body.response).toMatch(/3\. What I found: \d+ passages? with any of those words; the best covers \d+%/);
+    expect(body.response).toMatch(/4\. Passage \[1\] \(chunk 1 line 2, score [\d.]+\): “Wisdom is better than rubies/);
+    expect(body.response).toMatch(/5\. Answer: Wisdom is better than rubies.* \[1\]/);
+    expect(body.sources).toHaveLength(1);
+    expect(body.sources[0]).toMatchObject({ ref: { chunk: 1, line: 2 } });
+
+    const unknown = await (await chat.fetch(postJson(URL, { message: 'What is a zyxxy?', mode: 'think' }))).json();
+    expect(unknown.response).toMatch(/2\. What I searched for: zyxxy \(never taught: zyxxy\)/);
+    expect(unknown.response).toMatch(/Answer: I don't know about "zyxxy" yet/);
+    expect(unknown.sources).toEqual([]);
   });
 
   it('deep_think decomposes the request, answers each part, examines edge cases and concludes', async () => {
@@ -133,22 +140,25 @@ describe('POST /api/api/chat: modes with the local model', () => {
     );
     const body = await response.json();
     expect(body.mode).toBe('deep_think');
-    expect(body.response).toMatch(/Decomposition: I read \d parts/);
-    expect(body.response).toMatch(/Part 1: “What is the sea\?”/);
-    expect(body.response).toMatch(/Part 2: /);
+    expect(body.response).toMatch(/Decomposition: I read 2 sub-questions/);
+    expect(body.response).toMatch(/Part 1: “What is the sea\?” \(\d+ passages? matched sea\)/);
+    expect(body.response).toMatch(/Part 2: “And what about the light and the qwerty\?”/);
     expect(body.response).toMatch(/Unknown words: qwerty/);
-    expect(body.response).toMatch(/Ambiguity: /);
-    expect(body.response).toMatch(/Knowledge: I know only \d+ words/);
-    expect(body.response).toMatch(/Conclusion: \S+/);
+    expect(body.response).toMatch(/Conflicting passages: /);
+    expect(body.response).toMatch(/Nothing found: /);
+    expect(body.response).toMatch(/Conclusion: .*sea.*\[1\]/);
+    expect(body.sources.length).toBeGreaterThan(0);
   });
 
-  it('uses the history for keywords', async () => {
+  it("searches the user's earlier turns, never the assistant's", async () => {
     const history = [
       { role: 'user', content: 'I keep thinking about the river' },
-      { role: 'assistant', content: 'The river flows.' },
+      { role: 'assistant', content: 'Rubies and ointment are precious.' },
     ];
     const response = await chat.fetch(postJson(URL, { message: 'why?', mode: 'think', history }));
-    expect((await response.json()).response).toMatch(/Words I know from it: .*river/);
+    const text = (await response.json()).response;
+    expect(text).toMatch(/What I searched for: .*river/);
+    expect(text).not.toMatch(/What I searched for: .*(rubies|ointment|precious)/);
   });
 
   it('cuts a long history to the token budget, oldest first, instead of rejecting it', async () => {
