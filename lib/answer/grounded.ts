@@ -76,7 +76,7 @@ export function answerFromPassages(
   // A follow-up without words of its own ("why?") is about what the user asked before.
   const ownCount = query.filter((term) => term.weight === 1).length;
   const own = ownCount > 0 ? query.slice(0, ownCount) : query;
-  const idf = query.map((term) => index.idf(term.term));
+  const idf = weightsOf(index, query);
   const unknownWords = own
     .filter((term) => index.documentFrequency(term.term) === 0)
     .map((term) => term.word);
@@ -176,6 +176,25 @@ function citedEvidence(
   if (!bearer) return eligible.slice(0, cite);
   return [bearer, ...eligible.filter((item) => item !== bearer)].slice(0, cite);
 }
+
+/**
+ * How much each query word counts towards coverage: its BM25 idf when it was taught. A word never
+ * taught counts fully (the highest idf) when written like a name or a number ("France", "2018"):
+ * the question is about something unknown. Another unknown word ("last", "handled") is more
+ * likely a paraphrase, and counts three quarters of an average word of the question.
+ */
+function weightsOf(index: PassageIndex, query: readonly QueryTerm[]): number[] {
+  const known = query.filter((term) => index.documentFrequency(term.term) > 0);
+  const average =
+    known.length > 0 ? known.reduce((sum, term) => sum + index.idf(term.term), 0) / known.length : 0;
+  return query.map((term) => {
+    if (index.documentFrequency(term.term) > 0) return index.idf(term.term);
+    return term.name || known.length === 0 ? index.idf(term.term) : UNKNOWN_WORD_SHARE * average;
+  });
+}
+
+/** What an unknown word that is not a name counts, against the average taught word of the question. */
+const UNKNOWN_WORD_SHARE = 0.75;
 
 /**
  * The words searched for: the message's own (weight 1), then those of the user's earlier turns,

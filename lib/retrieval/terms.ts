@@ -40,6 +40,8 @@ export interface QueryTerm {
   /** The word as the user wrote it (case-folded), for the thought and "I don't know about X". */
   word: string;
   weight: number;
+  /** Written like a name or a number (capitalised inside the sentence, or with digits). */
+  name: boolean;
 }
 
 /** Words that frame a request ("tell me about", "explain") rather than say what it is about. */
@@ -51,12 +53,13 @@ const REQUEST_WORDS = new Set(
 export function queryTermsOf(text: string, weight = 1): QueryTerm[] {
   const seen = new Set<string>();
   const terms: QueryTerm[] = [];
-  for (const token of tokenize(text)) {
-    if (REQUEST_WORDS.has(foldCase(token))) continue;
+  tokenize(text).forEach((token, position) => {
+    if (REQUEST_WORDS.has(foldCase(token))) return;
     const term = searchTerm(token);
-    if (!term || seen.has(term)) continue;
+    if (!term || seen.has(term)) return;
     seen.add(term);
-    terms.push({ term, word: foldCase(token).replace(POSSESSIVE, ''), weight });
-  }
+    const name = /\p{N}/u.test(token) || (position > 0 && /^\p{Lu}/u.test(token));
+    terms.push({ term, word: foldCase(token).replace(POSSESSIVE, ''), weight, name });
+  });
   return terms;
 }

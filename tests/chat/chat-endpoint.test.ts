@@ -106,7 +106,7 @@ describe('POST /api/chat: replies', () => {
     expect(body.thought).toMatch(/searched: wisdom · \d+ passages? matched · used \[1\] chunk 1 line 2/);
   });
 
-  it('keeps the conversation and takes keywords from the user\'s recent turns', async () => {
+  it("keeps the conversation and takes keywords from the user's recent turns", async () => {
     await api.fetch(postJson(URL, { message: 'I love the river', sessionId: 'history' }));
     const response = await api.fetch(postJson(URL, { message: 'and then?', sessionId: 'history' }));
     const body = await response.json();

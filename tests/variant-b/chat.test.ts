@@ -119,13 +119,19 @@ describe('POST /api/api/chat: modes with the local model', () => {
     expect(body.mode).toBe('think');
     expect(body.response).toMatch(/^1\. What was asked: “What is wisdom\?”/);
     expect(body.response).toMatch(/2\. What I searched for: wisdom\./);
-    expect(body.response).toMatch(/3\. What I found: \d+ passages? with any of those words; the best covers \d+%/);
-    expect(body.response).toMatch(/4\. Passage \[1\] \(chunk 1 line 2, score [\d.]+\): “Wisdom is better than rubies/);
+    expect(body.response).toMatch(
+      /3\. What I found: \d+ passages? with any of those words; the best covers \d+%/,
+    );
+    expect(body.response).toMatch(
+      /4\. Passage \[1\] \(chunk 1 line 2, score [\d.]+\): “Wisdom is better than rubies/,
+    );
     expect(body.response).toMatch(/5\. Answer: Wisdom is better than rubies.* \[1\]/);
     expect(body.sources).toHaveLength(1);
     expect(body.sources[0]).toMatchObject({ ref: { chunk: 1, line: 2 } });
 
-    const unknown = await (await chat.fetch(postJson(URL, { message: 'What is a zyxxy?', mode: 'think' }))).json();
+    const unknown = await (
+      await chat.fetch(postJson(URL, { message: 'What is a zyxxy?', mode: 'think' }))
+    ).json();
     expect(unknown.response).toMatch(/2\. What I searched for: zyxxy \(never taught: zyxxy\)/);
     expect(unknown.response).toMatch(/Answer: I don't know about "zyxxy" yet/);
     expect(unknown.sources).toEqual([]);

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { segmentText, splitSentences } from '../../lib/text/index.js';
+
+describe('segmentText', () => {
+  it('keeps text written one verse or sentence a line as one unit a line', () => {
+    const units = segmentText(
+      'In the beginning was the word.\nAnd the word was with God;\nand the word was God.',
+    );
+    expect(units.map((unit) => [unit.line, unit.layout])).toEqual([
+      [1, 'line'],
+      [2, 'line'],
+      [3, 'line'],
+    ]);
+  });
+
+  it('joins a hard-wrapped paragraph into one unit and splits it into its sentences', () => {
+    const text = [
+      'The service answers questions from the text it was',
+      'taught. It cites the passages it used, and it says',
+      'so when it does not know.',
+      '',
+      'A second paragraph starts here and runs on to the',
+      'next line.',
+    ].join('\n');
+    const units = segmentText(text);
+    expect(units).toHaveLength(2);
+    expect(units[0]).toMatchObject({
+      line: 1,
+      layout: 'paragraph',
+      text: 'The service answers questions from the text it was taught. It cites the passages it used, and it says so when it does not know.',
+      sentences: [
+        'The service answers questions from the text it was taught.',
+        'It cites the passages it used, and it says so when it does not know.',
+      ],
+    });
+    expect(units[1]).toMatchObject({ line: 5, layout: 'paragraph' });
+  });
+
+  it('keeps list items and headings of wrapped prose as units of their own', () => {
+    const units = segmentText(
+      'Some prose that wraps over\nthe next line here.\n- a list item\n- another item',
+    );
+    expect(units.map((unit) => unit.text)).toEqual([
+      'Some prose that wraps over the next line here.',
+      '- a list item',
+      '- another item',
+    ]);
+  });
+});
+
+describe('splitSentences', () => {
+  it('splits at sentence ends but not after abbreviations or initials', () => {
+    expect(
+      splitSentences('Dr. Smith met J. R. Jones. They talked, e.g. about rain! Did it rain? Yes.'),
+    ).toEqual(['Dr. Smith met J. R. Jones.', 'They talked, e.g. about rain!', 'Did it rain?', 'Yes.']);
+  });
+});
