@@ -81,6 +81,8 @@ export function answerCandidates(
     for (let i = 0; i < tokens.length; i++) {
       if (shape.kind === 'number') {
         if (!isNumberWord(folded[i]) || (i > 0 && isNumberWord(folded[i - 1]))) continue;
+        // Part of a name such as UTF-8 or ISO-8601, not a quantity.
+        if (folded[i - 1] === '-' || folded[i + 1] === '-') continue;
         let end = i;
         while (end + 1 < tokens.length && (isNumberWord(folded[end + 1]) || folded[end + 1] === 'and')) end++;
         while (folded[end] === 'and') end--;
@@ -90,7 +92,8 @@ export function answerCandidates(
         continue;
       }
       if (shape.kind === 'choice') {
-        if (folded[i] === shape.focus && i > 0 && isAnswerWord(i - 1) && !DETERMINERS.has(folded[i - 1])) {
+        // Only a name qualifies the focus ("the Red sea"); "the external model" names nothing.
+        if (folded[i] === shape.focus && i > 0 && isAnswerWord(i - 1) && /^\p{Lu}/u.test(tokens[i - 1])) {
           add(tokens[i - 1], i - 1, AGENT_BONUS);
         }
         continue;

@@ -15,6 +15,8 @@ const HISTORY_WEIGHT = 0.3;
 const HISTORY_TURNS = 2;
 /** Nearby lines (one-unit-a-line text) count this much for coverage and answers. */
 const NEARBY_SHARE = 0.5;
+/** What a name in a passage other than the best one counts for, against one in the best passage. */
+const OTHER_PASSAGE_SHARE = 0.35;
 /** How far the best short answer must lead the next to be put first. */
 const CONFIDENCE_MARGIN = 1.25;
 /** Passages whose names may answer a who/where/how-many question (a "which X" looks at all). */
@@ -132,7 +134,7 @@ export function answerFromPassages(
   const sources: Source[] = [];
   const covered = new Set<string>();
   for (const item of cited) {
-    const snippet = snippetOf(model, index, item, weights, answer, covered);
+    const snippet = snippetOf(model, index, item, weights, answer, covered, request.budget.cite > 1);
     if (!snippet) continue;
     sources.push({
       text: index.texts[item.hit.id],
@@ -224,7 +226,7 @@ function evidenceLines(index: PassageIndex, evidence: readonly Evidence[]): Evid
   const lines: EvidenceLine[] = [];
   const top = evidence[0]?.rank ?? 1;
   for (const item of evidence) {
-    const weight = (item.rank / top) ** 2;
+    const weight = item === evidence[0] ? 1 : OTHER_PASSAGE_SHARE * (item.rank / top) ** 2;
     const id = item.hit.id;
     lines.push({ text: index.texts[id], weight });
     for (const step of [-1, 1] as const) {
@@ -261,22 +263,29 @@ function snippetOf(
   weights: ReadonlyMap<string, number>,
   answer: string | null,
   covered: Set<string>,
+  allowSecond: boolean,
 ): string | null {
   const id = item.hit.id;
   const sentences = index.layouts[id] === 'paragraph' ? splitSentences(index.texts[id]) : [index.texts[id]];
-  let chosen = sentences[0];
-  let value = Number.NEGATIVE_INFINITY;
-  for (const sentence of sentences) {
-    const weight = weightOf(sentence, weights) + (answer && includesWord(sentence, answer) ? 1 : 0);
-    if (weight > value) {
-      value = weight;
-      chosen = sentence;
-    }
-  }
+  const ranked = sentences
+    .map((sentence, order) => ({
+      sentence,
+      order,
+      weight: weightOf(sentence, weights) + (answer && includesWord(sentence, answer) ? 1 : 0),
+    }))
+    .sort((a, b) => b.weight - a.weight || a.order - b.order);
+  const chosen = ranked[0].sentence;
   const key = chosen.toLowerCase();
   if (covered.has(key)) return null;
   covered.add(key);
   let snippet = trimToQuestion(model, chosen, weights, answer);
+  // A second sentence of the same paragraph, in reading order, when it bears on the question nearly as much.
+  const second = ranked[1];
+  if (allowSecond && second && second.weight > 0 && second.weight * 2 >= ranked[0].weight) {
+    const extra = trimToQuestion(model, second.sentence, weights, answer);
+    covered.add(second.sentence.toLowerCase());
+    snippet = second.order < ranked[0].order ? `${extra} ${snippet}` : `${snippet} ${extra}`;
+  }
   if (answer && !includesWord(snippet, answer)) {
     for (const step of [-1, 1] as const) {
       const other = index.neighbour(id, step);

@@ -36,7 +36,9 @@ describe('POST /api/api/chat: streaming with the local model', () => {
       const { deltas, done, errors, names } = await readReplyStream(response);
       expect(errors).toEqual([]);
       expect(names.at(-1)).toBe('done');
-      expect(done).toEqual([{ response: deltas.join(''), mode, tokens: expect.any(Number), sources: expect.any(Array) }]);
+      expect(done).toEqual([
+        { response: deltas.join(''), mode, tokens: expect.any(Number), sources: expect.any(Array) },
+      ]);
       expect(deltas.length).toBeGreaterThan(1);
     },
   );
@@ -80,7 +82,9 @@ describe('POST /api/api/chat: streaming the external model', () => {
     const { deltas, done } = await readReplyStream(response);
     const expected = standinReply('Hello there');
     expect(deltas).toHaveLength(expected.split(' ').length);
-    expect(done).toEqual([{ response: expected, mode: 'think', tokens: expect.any(Number), sources: expect.any(Array) }]);
+    expect(done).toEqual([
+      { response: expected, mode: 'think', tokens: expect.any(Number), sources: expect.any(Array) },
+    ]);
   });
 
   it('falls back to the local answer, streamed, when the external model fails before its first piece', async () => {
