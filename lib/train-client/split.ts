@@ -1,0 +1,124 @@
+const encoder = new TextEncoder();
+
+/** UTF-8 length of a string. */
+export function utf8Bytes(text: string): number {
+  return encoder.encode(text).byteLength;
+}
+
+/**
+ * Packs a text, arriving in pieces of any size, into parts of at most `maxBytes` UTF-8 bytes.
+ * Parts are cut at paragraph boundaries (blank lines); a paragraph too large for one part is cut
+ * at line ends, a line too long at spaces, and a word too long between characters (never inside
+ * one). Whitespace-only parts are dropped. Memory stays around one part whatever the input size.
+ */
+export class PartPacker {
+  private pending = '';
+  private part = '';
+  private partBytes = 0;
+  private readonly ready: string[] = [];
+
+  constructor(private readonly maxBytes: number) {
+    if (!Number.isInteger(maxBytes) || maxBytes < 16)
+      throw new RangeError('maxBytes must be an integer of at least 16');
+  }
+
+  /** Adds text; returns the parts now complete. */
+  push(text: string): string[] {
+    this.pending += text;
+    const blank = /\r?\n[ \t]*\r?\n/g;
+    let cut = 0;
+    for (let match = blank.exec(this.pending); match; match = blank.exec(this.pending)) {
+      this.addParagraph(this.pending.slice(cut, match.index));
+      cut = match.index + match[0].length;
+    }
+    this.pending = this.pending.slice(cut);
+    // A paragraph that never ends must not grow without bound: pack its complete lines.
+    if (this.pending.length > this.maxBytes) {
+      const lastBreak = this.pending.lastIndexOf('\n');
+      if (lastBreak > 0) {
+        this.addOversized(this.pending.slice(0, lastBreak), '\n');
+        this.pending = this.pending.slice(lastBreak + 1);
+      }
+    }
+    return this.take();
+  }
+
+  /** Ends the input; returns the last parts. */
+  end(): string[] {
+    this.addParagraph(this.pending);
+    this.pending = '';
+    this.flush();
+    return this.take();
+  }
+
+  private take(): string[] {
+    return this.ready.splice(0, this.ready.length);
+  }
+
+  private addParagraph(paragraph: string): void {
+    if (paragraph.trim() === '') return;
+    if (utf8Bytes(paragraph) > this.maxBytes) {
+      this.addOversized(paragraph, '\n');
+      return;
+    }
+    this.append(paragraph, '\n\n');
+  }
+
+  /** Adds a block too large for one part, in pieces cut at `separator` (lines, then spaces). */
+  private addOversized(block: string, separator: '\n' | ' '): void {
+    for (const piece of block.split(separator)) {
+      if (piece.trim() === '') continue;
+      if (utf8Bytes(piece) <= this.maxBytes) this.append(piece, separator);
+      else if (separator === '\n') this.addOversized(piece, ' ');
+      else for (const slice of this.characterSlices(piece)) this.append(slice, '');
+    }
+  }
+
+  private *characterSlices(word: string): Generator<string> {
+    let slice = '';
+    let bytes = 0;
+    for (const character of word) {
+      const size = utf8Bytes(character);
+      if (bytes + size > this.maxBytes) {
+        yield slice;
+        slice = '';
+        bytes = 0;
+      }
+      slice += character;
+      bytes += size;
+    }
+    if (slice) yield slice;
+  }
+
+  private append(text: string, separator: string): void {
+    const bytes = utf8Bytes(text);
+    const joint = this.part === '' ? 0 : utf8Bytes(separator);
+    if (this.partBytes + joint + bytes > this.maxBytes) this.flush();
+    if (this.part === '') {
+      this.part = text;
+      this.partBytes = bytes;
+    } else {
+      this.part += separator + text;
+      this.partBytes += joint + bytes;
+    }
+  }
+
+  private flush(): void {
+    if (this.part.trim() !== '') this.ready.push(this.part);
+    this.part = '';
+    this.partBytes = 0;
+  }
+}
+
+/** Splits a whole text into parts (see `PartPacker`). */
+export function splitForTraining(text: string, maxBytes: number): string[] {
+  const packer = new PartPacker(maxBytes);
+  return [...packer.push(text), ...packer.end()];
+}
+
+/** Reads a text stream (e.g. a file) as training parts, one part in memory at a time. */
+export async function* partsOf(chunks: AsyncIterable<string>, maxBytes: number): AsyncGenerator<string> {
+  const packer = new PartPacker(maxBytes);
+  for await (const chunk of chunks) yield* packer.push(chunk);
+  yield* packer.end();
+}
