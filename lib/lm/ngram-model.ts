@@ -81,12 +81,25 @@ export class NgramModel implements LanguageModel {
     }
     this.tokenCount += tokens;
     this.lineCount += lines;
+    this.compactIfLarge(this.forwardCounts);
+    if (this.backwardCounts) this.compactIfLarge(this.backwardCounts);
     return { tokens, lines };
   }
 
   private sentencesOf(text: string): string[] {
     if (this.tokenizer === 'whitespace') return text.split(LINE_BREAK);
     return segmentText(text).flatMap((unit) => unit.sentences);
+  }
+
+  /**
+   * New n-grams wait in a hash until the next query sorts them in; when they are many (a quarter of
+   * the sorted ones) they are sorted in now, so a large text does not leave its hash behind and
+   * compaction costs stay proportional to what was added.
+   */
+  private compactIfLarge(counts: NgramCounts): void {
+    let sorted = 0;
+    for (let k = 1; k <= counts.order; k++) sorted += counts.levels[k].sorted;
+    if (counts.pendingEntries * 4 > sorted) counts.compact();
   }
 
   tokens(text: string): string[] {
@@ -107,8 +120,10 @@ export class NgramModel implements LanguageModel {
     return toArpa(this.forward, this.vocabulary);
   }
 
-  /** Bytes held by the typed arrays of the counts. */
+  /** Bytes held by the typed arrays of the counts (pending n-grams sorted in first). */
   get byteLength(): number {
+    this.forwardCounts.compact();
+    this.backwardCounts?.compact();
     return this.forwardCounts.byteLength + (this.backwardCounts?.byteLength ?? 0);
   }
 }

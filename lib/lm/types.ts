@@ -19,6 +19,8 @@ export interface TokenPredictor {
    * between: p^(1/T) renormalised); never `<s>` or `<unk>`. `scratch` is reusable working space.
    */
   sample(state: ContextState, temperature: number, random: () => number, scratch: TokenDistribution): number;
+  /** Σ over every word that can be drawn of p(w | state)^(1/T): the sampler's normaliser (for tests). */
+  temperedTotal(state: ContextState, temperature: number): number;
   /** Fills `into` with the distribution of the next word after `state`. */
   nextTokens(state: ContextState, into: TokenDistribution): void;
   /** Unigram probabilities for sampling, current with the model. */

@@ -21,6 +21,24 @@ describe('incremental training', () => {
     expect(scores(chunked)).toEqual(scores(once));
   });
 
+  it('answers the same whether new n-grams are still waiting to be sorted in or already sorted', () => {
+    const queried = createModel({ order: 4 });
+    const quiet = createModel({ order: 4 });
+    queried.addText(lines.slice(0, 1200).join('\n'));
+    quiet.addText(lines.slice(0, 1200).join('\n'));
+    for (let i = 1200; i < lines.length; i += 25) {
+      const chunk = lines.slice(i, i + 25).join('\n');
+      queried.addText(chunk);
+      quiet.addText(chunk);
+      // Scoring sorts the waiting n-grams in; the other model keeps adding to its pending hash.
+      scoreLine(queried, lines[i]);
+      expect(queried.forwardCounts.pendingEntries).toBe(0);
+    }
+    expect(quiet.forwardCounts.pendingEntries).toBeGreaterThan(0);
+    expect(scores(quiet)).toEqual(scores(queried));
+    expect(quiet.serialize()).toEqual(queried.serialize());
+  });
+
   it('reports the tokens learned and counts distinct words, markers excluded', () => {
     const model = createModel({ order: 3 });
     expect(model.vocabSize).toBe(0);

@@ -1,25 +1,28 @@
 import { type ContextState, createContextState } from '../querying/context-state.js';
-import { WORD } from '../querying/ngram-level.js';
-import { sampleKneserNey } from '../sampling/kneser-ney-sampler.js';
-import { SuccessorCache } from '../sampling/successor-cache.js';
-import type { TokenDistribution } from '../sampling/token-distribution.js';
+import { sampleToken } from '../sampling/sampling.js';
+import { type BackoffLevels, type LevelTerms, TemperedSampler } from '../sampling/tempered-sampler.js';
+import { TokenDistribution } from '../sampling/token-distribution.js';
 import { UnigramTable } from '../sampling/unigram-table.js';
 import type { TokenPredictor } from '../types.js';
 import { BOS, UNK } from '../words/vocabulary.js';
 import { modifiedKneserNeyDiscounts } from './discounts.js';
 import {
-  CONTEXT_CELL,
+  CONTEXT_RECORD,
   COUNT,
-  MAX_CHILD,
+  ENTRY_RECORD,
+  FIRST_CHILD,
   type NgramCounts,
   ONES,
   THREE_PLUS,
   TOTAL,
   TWOS,
+  WORD,
 } from './ngram-counts.js';
 
 // Module-local copies for the query loop: transpiled imports are read through getters.
-const CELL = CONTEXT_CELL;
+const CONTEXT = CONTEXT_RECORD;
+const ENTRY = ENTRY_RECORD;
+const AT_FIRST_CHILD = FIRST_CHILD;
 const AT_COUNT = COUNT;
 const AT_WORD = WORD;
 const AT_TOTAL = TOTAL;
@@ -36,10 +39,10 @@ const UNKNOWN = UNK;
  * seen passes the lower order through unchanged, which is what ARPA backoff does.
  * Discounts follow the counts: they are recomputed whenever the counts change.
  */
-export class KneserNeyEstimator implements TokenPredictor {
+export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
   lastMatch = 0;
-  /** Cumulative tables for sampling the successors of busy contexts. */
-  readonly successors: SuccessorCache;
+  private readonly sampler: TemperedSampler;
+  private readonly argmaxScratch = new TokenDistribution();
   /** discounts[k] = [0, D1, D2, D3+] of order k. */
   private readonly discounts: Float64Array[];
   private seenVersion = -1;
@@ -53,7 +56,7 @@ export class KneserNeyEstimator implements TokenPredictor {
   private unigramsVersion = -1;
 
   constructor(readonly counts: NgramCounts) {
-    this.successors = new SuccessorCache(counts);
+    this.sampler = new TemperedSampler(this);
     this.discounts = [];
     for (let k = 0; k <= counts.order; k++) this.discounts.push(new Float64Array(4));
     this.next = new Int32Array(counts.order + 1);
@@ -62,6 +65,10 @@ export class KneserNeyEstimator implements TokenPredictor {
 
   get order(): number {
     return this.counts.order;
+  }
+
+  get version(): number {
+    return this.counts.version;
   }
 
   /** [D1, D2, D3+] of order k as currently estimated. */
@@ -80,6 +87,7 @@ export class KneserNeyEstimator implements TokenPredictor {
   refresh(): void {
     const counts = this.counts;
     if (this.seenVersion === counts.version) return;
+    counts.compact();
     this.seenVersion = counts.version;
     for (let k = 1; k <= counts.order; k++) {
       this.discounts[k].set(modifiedKneserNeyDiscounts(counts.countsOfCounts[k]), 1);
@@ -105,17 +113,14 @@ export class KneserNeyEstimator implements TokenPredictor {
 
   /** Backoff weight γ of the context entry `id` of order k (contexts of order 0: id 0), 1 when unseen. */
   gamma(k: number, id: number): number {
-    const cells = this.counts.levels[k].cells;
-    const at = id * CONTEXT_CELL;
-    const total = cells[at + TOTAL];
+    const contexts = this.counts.levels[k].contexts!;
+    const at = id * CONTEXT_RECORD;
+    const total = contexts[at + TOTAL];
     if (total === 0) return 1;
     const d = this.discounts[k + 1];
-    return (d[1] * cells[at + ONES] + d[2] * cells[at + TWOS] + d[3] * cells[at + THREE_PLUS]) / total;
-  }
-
-  /** Largest successor count of the context entry `id` of order k. */
-  maxChild(k: number, id: number): number {
-    return this.counts.statOf(k, id, MAX_CHILD);
+    return (
+      (d[1] * contexts[at + ONES] + d[2] * contexts[at + TWOS] + d[3] * contexts[at + THREE_PLUS]) / total
+    );
   }
 
   /**
@@ -123,7 +128,7 @@ export class KneserNeyEstimator implements TokenPredictor {
    * Costs one hash lookup per order of the state (two random reads each: slot, cell).
    */
   advance(state: ContextState, word: number): number {
-    const p = this.interpolate(state, word);
+    const p = this.interpolate(state, word, Math.min(state.length + 1, this.counts.order));
     const length = Math.min(this.lastMatch, this.counts.order - 1);
     for (let k = 1; k <= length; k++) state.ids[k] = this.next[k];
     state.length = length;
@@ -132,22 +137,21 @@ export class KneserNeyEstimator implements TokenPredictor {
 
   /** p(word | state), leaving `state` as it is. */
   probability(state: ContextState, word: number): number {
-    return this.interpolate(state, word);
+    return this.interpolate(state, word, Math.min(state.length + 1, this.counts.order));
   }
 
   /**
-   * p(word | state); leaves the ids of the n-grams matched in `next` and their order in `lastMatch`.
+   * p(word | state) from the state's contexts of orders below `top`; leaves the ids of the n-grams matched in `next` and their order in `lastMatch`.
    * The word is looked up after every context of the state before any lookup's result is used:
    * the lookups are independent, so their cache misses overlap instead of following one another
    * (about 1.2x faster queries). A lookup past the first order that misses is wasted, but cheap.
    */
-  private interpolate(state: ContextState, word: number): number {
+  private interpolate(state: ContextState, word: number, top: number): number {
     if (this.seenVersion !== this.counts.version) this.refresh();
-    const counts = this.counts;
-    const levels = counts.levels;
-    const order = counts.order;
+    const levels = this.counts.levels;
     const next = this.next;
-    const unigramCount = word < levels[1].size ? levels[1].cells[word * CELL + AT_COUNT] : 0;
+    const unigrams = levels[1];
+    const unigramCount = word < unigrams.size ? unigrams.entries[word * ENTRY + AT_COUNT] : 0;
     let p =
       (unigramCount > 0
         ? (unigramCount - this.discounts[1][unigramCount < 3 ? unigramCount : 3]) / this.rootTotal
@@ -155,26 +159,24 @@ export class KneserNeyEstimator implements TokenPredictor {
       this.rootGamma * this.uniform;
     let matched = word !== UNKNOWN && unigramCount > 0 ? 1 : 0;
     next[1] = word;
-    const top = Math.min(state.length + 1, order);
     const ids = state.ids;
     const found = this.found;
-    for (let k = 2; k <= top; k++) found[k] = levels[k].find(ids[k - 1], word);
+    for (let k = 2; k <= top; k++) found[k] = levels[k].findSorted(levels[k - 1].contexts!, ids[k - 1], word);
     for (let k = 2; k <= top; k++) {
-      const contextCells = levels[k - 1].cells;
-      const at = ids[k - 1] * CELL;
-      const total = contextCells[at + AT_TOTAL];
+      const contexts = levels[k - 1].contexts!;
+      const at = ids[k - 1] * CONTEXT;
+      const total = contexts[at + AT_TOTAL];
       if (total === 0) break;
       const d = this.discounts[k];
       const gamma =
-        (d[1] * contextCells[at + AT_ONES] +
-          d[2] * contextCells[at + AT_TWOS] +
-          d[3] * contextCells[at + AT_THREE_PLUS]) /
+        (d[1] * contexts[at + AT_ONES] +
+          d[2] * contexts[at + AT_TWOS] +
+          d[3] * contexts[at + AT_THREE_PLUS]) /
         total;
       if (matched === k - 1) {
-        const level = levels[k];
         const id = found[k];
         if (id >= 0) {
-          const count = level.cells[id * level.stride + AT_COUNT];
+          const count = levels[k].entries[id * ENTRY + AT_COUNT];
           p = (count - d[count < 3 ? count : 3]) / total + gamma * p;
           next[k] = id;
           matched = k;
@@ -191,8 +193,52 @@ export class KneserNeyEstimator implements TokenPredictor {
     return createContextState(this.counts.order, BOS);
   }
 
-  sample(state: ContextState, temperature: number, random: () => number, scratch: TokenDistribution): number {
-    return sampleKneserNey(this, state, temperature, random, scratch);
+  sample(
+    state: ContextState,
+    temperature: number,
+    random: () => number,
+    _scratch: TokenDistribution,
+  ): number {
+    this.refresh();
+    return this.sampler.sample(state, temperature, random);
+  }
+
+  /** Z of the state's longest context at `temperature`, as the sampler computes it (for tests). */
+  temperedTotal(state: ContextState, temperature: number): number {
+    return this.sampler.temperedTotal(state, temperature);
+  }
+
+  levelTerms(state: ContextState, k: number, into: LevelTerms): void {
+    into.clear();
+    const counts = this.counts;
+    const context = state.ids[k - 1];
+    const contexts = counts.levels[k - 1].contexts!;
+    const total = contexts[context * CONTEXT + AT_TOTAL];
+    if (total === 0) return;
+    const gamma = this.gamma(k - 1, context);
+    const d = this.discounts[k];
+    const entries = counts.levels[k].entries;
+    const end = contexts[(context + 1) * CONTEXT + AT_FIRST_CHILD];
+    for (let id = contexts[context * CONTEXT + AT_FIRST_CHILD]; id < end; id++) {
+      const c = entries[id * ENTRY + AT_COUNT];
+      const word = entries[id * ENTRY + AT_WORD];
+      const lower = this.interpolate(state, word, k - 1);
+      into.push(word, (c - d[c < 3 ? c : 3]) / total + gamma * lower, lower);
+    }
+  }
+
+  backoff(state: ContextState, k: number): number {
+    return this.gamma(k - 1, state.ids[k - 1]);
+  }
+
+  contains(state: ContextState, k: number, word: number): boolean {
+    const levels = this.counts.levels;
+    return levels[k].findSorted(levels[k - 1].contexts!, state.ids[k - 1], word) >= 0;
+  }
+
+  mostProbable(state: ContextState): number {
+    this.nextTokens(state, this.argmaxScratch);
+    return sampleToken(this.argmaxScratch, 0, Math.random);
   }
 
   nextTokens(state: ContextState, into: TokenDistribution): void {
@@ -202,17 +248,16 @@ export class KneserNeyEstimator implements TokenPredictor {
     const top = Math.min(state.length + 1, counts.order);
     for (let k = 2; k <= top; k++) {
       const context = state.ids[k - 1];
-      const total = counts.statOf(k - 1, context, TOTAL);
+      const contexts = counts.levels[k - 1].contexts!;
+      const total = contexts[context * CONTEXT + AT_TOTAL];
       if (total === 0) break;
       into.multiply(this.gamma(k - 1, context));
       const d = this.discounts[k];
-      const level = counts.levels[k];
-      const cells = level.cells;
-      const stride = level.stride;
-      for (let id = counts.levels[k - 1].firstChild![context]; id >= 0; id = level.nextSibling[id]) {
-        const at = id * stride;
-        const c = cells[at + AT_COUNT];
-        into.add(cells[at + AT_WORD], (c - d[Math.min(c, 3)]) / total);
+      const entries = counts.levels[k].entries;
+      const end = contexts[(context + 1) * CONTEXT + AT_FIRST_CHILD];
+      for (let id = contexts[context * CONTEXT + AT_FIRST_CHILD]; id < end; id++) {
+        const c = entries[id * ENTRY + AT_COUNT];
+        into.add(entries[id * ENTRY + AT_WORD], (c - d[c < 3 ? c : 3]) / total);
       }
     }
   }

@@ -1,25 +1,152 @@
-import { CONTEXT, KEY_WIDTH, NgramLevel } from '../querying/ngram-level.js';
+import { nextCapacity, resizeInt32 } from '../querying/growth.js';
+import { NgramLevel } from '../querying/ngram-level.js';
 import { BOS, EOS } from '../words/vocabulary.js';
 
 // Module-local copies for the counting loop: transpiled imports are read through getters.
 const START = BOS;
 const END = EOS;
-const AT_CONTEXT = CONTEXT;
 
-/** Fields of an entry's cell after its key: its own adjusted count, then the statistics of its successors. */
-export const COUNT = KEY_WIDTH;
-/** Sum of the successors' counts. */
-export const TOTAL = KEY_WIDTH + 1;
-/** Successors with count 1, 2 and 3 or more. */
-export const ONES = KEY_WIDTH + 2;
-export const TWOS = KEY_WIDTH + 3;
-export const THREE_PLUS = KEY_WIDTH + 4;
-/** Largest successor count (bounds probabilities for rejection sampling). */
-export const MAX_CHILD = KEY_WIDTH + 5;
-/** Cell width of entries that can be contexts (8 ints: a cell never straddles a cache line). */
-export const CONTEXT_CELL = KEY_WIDTH + 6;
-/** Cell width of top-order entries, which only hold COUNT. */
-const TOP_CELL = KEY_WIDTH + 1;
+/** Fields of an entry record: its word id and its adjusted count. */
+export const WORD = 0;
+export const COUNT = 1;
+export const ENTRY_RECORD = 2;
+/**
+ * Fields of a context record (entries below the top order): where its successors start in the
+ * order above (they end where the next record's start), then their statistics: the sum of their
+ * counts and how many have count 1, 2 and 3 or more.
+ */
+export const FIRST_CHILD = 0;
+export const TOTAL = 1;
+export const ONES = 2;
+export const TWOS = 3;
+export const THREE_PLUS = 4;
+export const CONTEXT_RECORD = 5;
+
+/** Runs of successors at most this long are searched directly; longer ones through a hash index. */
+const NARROW = 12;
+const EMPTY_SLOTS = new Int32Array(1);
+
+/** Hash of the key (context, word). */
+function keyHash(context: number, word: number): number {
+  let h = Math.imul(context ^ 0x5bd1e995, 0x9e3779b1) ^ Math.imul(word + 0x27d4eb2f, 0x85ebca77);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  return h ^ (h >>> 12);
+}
+
+/** Groups at most this long are sorted by insertion; longer ones through a packed numeric sort. */
+const INSERTION_SORT_MAX = 16;
+
+/**
+ * The entries of one order. Entries `0..sorted-1` are in trie order: grouped by context, in the
+ * order of the contexts at the order below, and by word within a group, so a context's successors
+ * are one contiguous run found by binary search. Entries `sorted..size-1` were added since the last
+ * compaction and are found through `pending`, a hash of their (context, word) keys. Order 1 is
+ * direct: entry id = word id, context 0 (the root).
+ */
+export class CountLevel {
+  sorted = 0;
+  size = 0;
+  /** ENTRY_RECORD ints per entry. */
+  entries: Int32Array;
+  /** CONTEXT_RECORD ints per entry plus one closing record; null at the top order. */
+  contexts: Int32Array | null;
+  pending: NgramLevel | null = null;
+  /**
+   * Hash of the (context, word) keys of the successors of wide contexts (more than `NARROW`
+   * successors), whose runs are too long to search quickly: slots hold entry id + 1, 0 when empty.
+   */
+  private wide: Int32Array = EMPTY_SLOTS;
+  private wideMask = 0;
+
+  constructor(
+    readonly k: number,
+    readonly isTop: boolean,
+    capacity: number,
+  ) {
+    this.entries = new Int32Array(capacity * ENTRY_RECORD);
+    this.contexts = isTop ? null : new Int32Array((capacity + 1) * CONTEXT_RECORD);
+  }
+
+  /**
+   * The entry of `word` among the sorted successors of `context` (entry `context` of the order
+   * below, whose context records are `parentContexts`), or -1.
+   */
+  findSorted(parentContexts: Int32Array, context: number, word: number): number {
+    const entries = this.entries;
+    let low = parentContexts[context * CONTEXT_RECORD + FIRST_CHILD];
+    const end = parentContexts[(context + 1) * CONTEXT_RECORD + FIRST_CHILD];
+    if (end - low > NARROW) {
+      const slots = this.wide;
+      const mask = this.wideMask;
+      for (let i = keyHash(context, word) & mask; ; i = (i + 1) & mask) {
+        const id = slots[i] - 1;
+        if (id < 0) return -1;
+        if (entries[id * ENTRY_RECORD + WORD] === word && id >= low && id < end) return id;
+      }
+    }
+    let high = end - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const found = entries[mid * ENTRY_RECORD + WORD];
+      if (found < word) low = mid + 1;
+      else if (found > word) high = mid - 1;
+      else return mid;
+    }
+    return -1;
+  }
+
+  /** Indexes the successors of the wide contexts of the order below (after its runs are set). */
+  indexWide(parentContexts: Int32Array, parentCount: number): void {
+    let wideEntries = 0;
+    for (let p = 0; p < parentCount; p++) {
+      const n =
+        parentContexts[(p + 1) * CONTEXT_RECORD + FIRST_CHILD] -
+        parentContexts[p * CONTEXT_RECORD + FIRST_CHILD];
+      if (n > NARROW) wideEntries += n;
+    }
+    let slotCount = 16;
+    while (slotCount < wideEntries * 2) slotCount *= 2;
+    const slots = new Int32Array(slotCount);
+    const mask = slotCount - 1;
+    const entries = this.entries;
+    for (let p = 0; p < parentCount; p++) {
+      const start = parentContexts[p * CONTEXT_RECORD + FIRST_CHILD];
+      const end = parentContexts[(p + 1) * CONTEXT_RECORD + FIRST_CHILD];
+      if (end - start <= NARROW) continue;
+      for (let id = start; id < end; id++) {
+        let i = keyHash(p, entries[id * ENTRY_RECORD + WORD]) & mask;
+        while (slots[i] !== 0) i = (i + 1) & mask;
+        slots[i] = id + 1;
+      }
+    }
+    this.wide = slots;
+    this.wideMask = mask;
+  }
+
+  /** Room for `needed` entries. */
+  reserve(needed: number): void {
+    if (needed * ENTRY_RECORD <= this.entries.length) return;
+    const capacity = nextCapacity(this.entries.length / ENTRY_RECORD, needed);
+    this.entries = resizeInt32(this.entries, capacity * ENTRY_RECORD);
+    if (this.contexts) this.contexts = resizeInt32(this.contexts, (capacity + 1) * CONTEXT_RECORD);
+  }
+
+  /** Drops the spare capacity (after a compaction or a restore). */
+  trim(): void {
+    this.entries = this.entries.slice(0, this.size * ENTRY_RECORD);
+    if (this.contexts) this.contexts = this.contexts.slice(0, (this.size + 1) * CONTEXT_RECORD);
+  }
+
+  get byteLength(): number {
+    return (
+      this.entries.byteLength +
+      (this.contexts?.byteLength ?? 0) +
+      this.wide.byteLength +
+      (this.pending?.byteLength ?? 0)
+    );
+  }
+}
 
 /**
  * Kneser-Ney adjusted counts of orders 1..N for one direction, kept up to date sentence by
@@ -28,13 +155,14 @@ const TOP_CELL = KEY_WIDTH + 1;
  * - any other lower-order n-gram counts its distinct left extensions (`<s>` included), so its count
  *   grows exactly when a left extension is seen for the first time.
  *
- * The cells of `levels[k]` hold, per entry of order k, its key, its count and, below the top
- * order, the statistics of its successors that the estimator needs (fields above), side by side so
- * one query step reads one cache line. Level 0 is the empty context, whose successors are the
- * unigrams.
+ * Stored as a sorted trie (KenLM's build-and-serve split, in one structure): per order an array
+ * of (word, count) records in trie order and, below the top order, an array of context records
+ * (start of the successors, their statistics) — 8 bytes per top-order n-gram, 28 per other one.
+ * New n-grams wait in a small hash until `compact` merges them into trie order; every reader
+ * compacts first, so queries only ever see the sorted arrays. Level 0 is the empty context.
  */
 export class NgramCounts {
-  readonly levels: NgramLevel[];
+  readonly levels: CountLevel[];
   /** countsOfCounts[k][c] = number of order-k entries with adjusted count c, c = 1..4. */
   readonly countsOfCounts: Float64Array[];
   /** Bumped on every change, so derived values (discounts, samplers) know when to recompute. */
@@ -49,11 +177,11 @@ export class NgramCounts {
     this.countsOfCounts = [];
     for (let k = 0; k <= order; k++) {
       this.countsOfCounts.push(new Float64Array(5));
-      const fields = (k < order ? CONTEXT_CELL : TOP_CELL) - KEY_WIDTH;
-      const level = new NgramLevel(k <= 1, k === order, k === 0 ? 1 : 16, fields);
-      if (k === 0) level.size = 1;
-      this.levels.push(level);
+      this.levels.push(new CountLevel(k, k === order, k === 0 ? 1 : 16));
     }
+    const root = this.levels[0];
+    root.sorted = 1;
+    root.size = 1;
     this.ids = new Int32Array(order + 1);
     this.previous = new Int32Array(order + 1);
     this.fresh = new Uint8Array(order + 2);
@@ -72,11 +200,11 @@ export class NgramCounts {
       const word = j === length - 1 ? END : words[j - 1];
       const top = Math.min(order, j + 1);
       fresh.fill(0);
-      ids[1] = this.levels[1].find(0, word);
+      ids[1] = this.find(1, 0, word);
       if (ids[1] < 0) ids[1] = this.addEntry(1, 0, word);
       for (let k = 2; k <= top; k++) {
         const context = previous[k - 1];
-        let id = this.levels[k].find(context, word);
+        let id = this.find(k, context, word);
         if (id < 0) {
           id = this.addEntry(k, context, word);
           fresh[k] = 1;
@@ -84,85 +212,216 @@ export class NgramCounts {
         ids[k] = id;
       }
       for (let k = top; k >= 1; k--) {
-        if (k === order || k === j + 1 || fresh[k + 1] === 1) this.increment(k, ids[k]);
+        if (k === order || k === j + 1 || fresh[k + 1] === 1) this.increment(k, ids[k], previous[k - 1]);
       }
       previous.set(ids);
     }
     this.version++;
   }
 
+  /** The entry id of (context, word) at order k, or -1; finds pending entries too. */
+  find(k: number, context: number, word: number): number {
+    const level = this.levels[k];
+    if (k === 1) return word < level.size ? word : -1;
+    const parent = this.levels[k - 1];
+    if (context < parent.sorted) {
+      const id = level.findSorted(parent.contexts!, context, word);
+      if (id >= 0) return id;
+    }
+    if (level.pending === null) return -1;
+    const pending = level.pending.find(context, word);
+    return pending < 0 ? -1 : level.sorted + pending;
+  }
+
   /** The adjusted count of entry `id` of order k. */
   countOf(k: number, id: number): number {
-    const level = this.levels[k];
-    return level.cells[id * level.stride + COUNT];
+    return this.levels[k].entries[id * ENTRY_RECORD + COUNT];
+  }
+
+  /** The word id of entry `id` of order k. */
+  wordOf(k: number, id: number): number {
+    return k === 1 ? id : this.levels[k].entries[id * ENTRY_RECORD + WORD];
   }
 
   /** A successor statistic (TOTAL, ONES, ...) of entry `id` of order k < N as a context. */
   statOf(k: number, id: number, field: number): number {
-    return this.levels[k].cells[id * CONTEXT_CELL + field];
+    return this.levels[k].contexts![id * CONTEXT_RECORD + field];
   }
 
   /** Number of successors of entry `id` of order k < N. */
   successorCount(k: number, id: number): number {
-    const at = id * CONTEXT_CELL;
-    const cells = this.levels[k].cells;
-    return cells[at + ONES] + cells[at + TWOS] + cells[at + THREE_PLUS];
+    const at = id * CONTEXT_RECORD;
+    const contexts = this.levels[k].contexts!;
+    return contexts[at + ONES] + contexts[at + TWOS] + contexts[at + THREE_PLUS];
+  }
+
+  /** Entries added since the last compaction, all orders. */
+  get pendingEntries(): number {
+    let pending = 0;
+    for (let k = 1; k <= this.order; k++) pending += this.levels[k].size - this.levels[k].sorted;
+    return pending;
   }
 
   /**
-   * Loads the entries of order k in bulk (from a snapshot): `contexts` and `words` key them
-   * (ignored at order 1, where entry i is word i), `values` are their adjusted counts. The order
-   * below must be loaded already and this order empty.
+   * Merges the pending entries into trie order, order by order: each order's entries are counting-
+   * sorted by the new position of their context, then by word within a context (already sorted but
+   * for the newcomers). Renumbers every entry; ids held from before are invalid after it.
    */
-  restoreLevel(k: number, size: number, contexts: Int32Array, words: Int32Array, values: Int32Array): void {
+  compact(): void {
+    if (this.pendingEntries === 0) return;
+    // Every entry's context (an old id of the order below), read before anything moves.
+    const contextsOf: Int32Array[] = [];
+    for (let k = 2; k <= this.order; k++) contextsOf[k] = this.contextColumn(k);
+    const unigrams = this.levels[1];
+    unigrams.sorted = unigrams.size;
+    unigrams.trim();
+    let rank: Int32Array | null = null;
+    for (let k = 2; k <= this.order; k++) rank = this.compactLevel(k, rank, contextsOf[k]);
+    if (this.order === 1) return;
+    const root = this.levels[0].contexts!;
+    root[FIRST_CHILD] = 0;
+    root[CONTEXT_RECORD + FIRST_CHILD] = unigrams.size;
+  }
+
+  /** The context id of every entry of order k ≥ 2. */
+  contextColumn(k: number): Int32Array {
     const level = this.levels[k];
-    level.load(size, contexts, words);
-    if (k > 1) {
-      const parents = this.levels[k - 1].firstChild!;
-      for (let id = size - 1; id >= 0; id--) {
-        const context = contexts[id];
-        level.nextSibling[id] = parents[context];
-        parents[context] = id;
+    const parent = this.levels[k - 1];
+    const parentContexts = parent.contexts!;
+    const column = new Int32Array(level.size);
+    for (let p = 0; p < parent.sorted; p++) {
+      const end = parentContexts[(p + 1) * CONTEXT_RECORD + FIRST_CHILD];
+      for (let id = parentContexts[p * CONTEXT_RECORD + FIRST_CHILD]; id < end; id++) column[id] = p;
+    }
+    for (let id = level.sorted; id < level.size; id++)
+      column[id] = level.pending!.contextOf(id - level.sorted);
+    return column;
+  }
+
+  /**
+   * Compacts order k given `parentRank`, the new position of each old entry of order k-1 (null:
+   * unchanged, order 1), and `contexts`, the old context of each entry. Returns the new position
+   * of each old entry of order k.
+   */
+  private compactLevel(k: number, parentRank: Int32Array | null, contextOf: Int32Array): Int32Array {
+    const level = this.levels[k];
+    const parent = this.levels[k - 1];
+    const parentContexts = parent.contexts!;
+    const size = level.size;
+    const parentSize = parent.size;
+    const contextRank = parentRank ? contextOf.map((context) => parentRank[context]) : contextOf;
+    const starts = new Int32Array(parentSize + 1);
+    for (let id = 0; id < size; id++) starts[contextRank[id] + 1]++;
+    for (let r = 0; r < parentSize; r++) starts[r + 1] += starts[r];
+    const order = new Int32Array(size);
+    const words = new Int32Array(size);
+    const next = starts.slice(0, parentSize);
+    const entries = level.entries;
+    for (let id = 0; id < size; id++) {
+      const position = next[contextRank[id]]++;
+      order[position] = id;
+      words[position] = entries[id * ENTRY_RECORD + WORD];
+    }
+    sortGroups(order, words, starts, parentSize);
+    // The parent, already renumbered, points at the new groups.
+    for (let r = 0; r <= parentSize; r++) parentContexts[r * CONTEXT_RECORD + FIRST_CHILD] = starts[r];
+    const rank = new Int32Array(size);
+    const newEntries = new Int32Array(size * ENTRY_RECORD);
+    const contexts = level.contexts;
+    const newContexts = contexts ? new Int32Array((size + 1) * CONTEXT_RECORD) : null;
+    for (let position = 0; position < size; position++) {
+      const id = order[position];
+      rank[id] = position;
+      newEntries[position * ENTRY_RECORD + WORD] = words[position];
+      newEntries[position * ENTRY_RECORD + COUNT] = entries[id * ENTRY_RECORD + COUNT];
+      if (newContexts) {
+        const from = id * CONTEXT_RECORD;
+        const to = position * CONTEXT_RECORD;
+        newContexts[to + TOTAL] = contexts![from + TOTAL];
+        newContexts[to + ONES] = contexts![from + ONES];
+        newContexts[to + TWOS] = contexts![from + TWOS];
+        newContexts[to + THREE_PLUS] = contexts![from + THREE_PLUS];
       }
     }
-    const cells = level.cells;
-    const stride = level.stride;
-    const parents = this.levels[k - 1].cells;
+    level.entries = newEntries;
+    level.contexts = newContexts;
+    level.sorted = size;
+    level.pending = null;
+    level.indexWide(parentContexts, parentSize);
+    return rank;
+  }
+
+  /**
+   * Loads order k in bulk from trie-ordered columns (a snapshot): `successors[p]` is how many
+   * entries the context p of order k-1 has (ignored at order 1, where entry i is word i), `words`
+   * and `values` the entries' words and adjusted counts. The order below must be loaded already
+   * and this order empty.
+   */
+  restoreLevel(k: number, size: number, successors: Int32Array, words: Int32Array, values: Int32Array): void {
+    const level = this.levels[k];
+    const parent = this.levels[k - 1];
+    const parentContexts = parent.contexts!;
+    level.entries = new Int32Array(size * ENTRY_RECORD);
+    level.contexts = level.isTop ? null : new Int32Array((size + 1) * CONTEXT_RECORD);
+    level.size = size;
+    level.sorted = size;
+    level.pending = null;
+    const entries = level.entries;
+    if (k === 1) {
+      parentContexts[FIRST_CHILD] = 0;
+      parentContexts[CONTEXT_RECORD + FIRST_CHILD] = size;
+    } else {
+      let start = 0;
+      for (let p = 0; p < parent.size; p++) {
+        parentContexts[p * CONTEXT_RECORD + FIRST_CHILD] = start;
+        start += successors[p];
+      }
+      parentContexts[parent.size * CONTEXT_RECORD + FIRST_CHILD] = start;
+    }
     const countsOfCounts = this.countsOfCounts[k];
+    let p = 0;
     for (let id = 0; id < size; id++) {
       const c = values[id];
-      cells[id * stride + COUNT] = c;
+      entries[id * ENTRY_RECORD + WORD] = k === 1 ? id : words[id];
+      entries[id * ENTRY_RECORD + COUNT] = c;
       if (c === 0) continue;
-      const at = (k === 1 ? 0 : contexts[id]) * CONTEXT_CELL;
-      parents[at + TOTAL] += c;
-      parents[at + (c === 1 ? ONES : c === 2 ? TWOS : THREE_PLUS)]++;
-      if (c > parents[at + MAX_CHILD]) parents[at + MAX_CHILD] = c;
+      if (k > 1) while (parentContexts[(p + 1) * CONTEXT_RECORD + FIRST_CHILD] <= id) p++;
+      const at = p * CONTEXT_RECORD;
+      parentContexts[at + TOTAL] += c;
+      parentContexts[at + (c === 1 ? ONES : c === 2 ? TWOS : THREE_PLUS)]++;
       if (c <= 4) countsOfCounts[c]++;
     }
+    if (k > 1) level.indexWide(parentContexts, parent.size);
     this.version++;
   }
 
-  /** Adds the entry (context, word) at order k, linking it under its context, and returns its id. */
+  /** Adds the entry (context, word) at order k and returns its id. */
   private addEntry(k: number, context: number, word: number): number {
     const level = this.levels[k];
-    const id = level.add(context, word);
-    if (k > 1) {
-      const parents = this.levels[k - 1].firstChild!;
-      level.nextSibling[id] = parents[context];
-      parents[context] = id;
+    if (k === 1) {
+      if (word >= level.size) {
+        level.reserve(word + 1);
+        for (let w = level.size; w <= word; w++) level.entries[w * ENTRY_RECORD + WORD] = w;
+        level.size = word + 1;
+      }
+      return word;
     }
+    level.pending ??= new NgramLevel(false, true);
+    const id = level.sorted + level.pending.add(context, word);
+    level.reserve(id + 1);
+    level.size = id + 1;
+    level.entries[id * ENTRY_RECORD + WORD] = word;
     return id;
   }
 
-  private increment(k: number, id: number): void {
+  /** Adds one to the count of entry `id` of order k, whose context is `context` (ignored at order 1). */
+  private increment(k: number, id: number, context: number): void {
     const level = this.levels[k];
-    const cells = level.cells;
-    const own = id * level.stride;
-    const old = cells[own + COUNT]++;
-    const parents = this.levels[k - 1].cells;
-    const at = (k === 1 ? 0 : cells[own + AT_CONTEXT]) * CONTEXT_CELL;
+    const own = id * ENTRY_RECORD + COUNT;
+    const old = level.entries[own]++;
+    const parents = this.levels[k - 1].contexts!;
+    const at = (k === 1 ? 0 : context) * CONTEXT_RECORD;
     parents[at + TOTAL]++;
-    if (old + 1 > parents[at + MAX_CHILD]) parents[at + MAX_CHILD] = old + 1;
     if (old === 0) parents[at + ONES]++;
     else if (old === 1) {
       parents[at + ONES]--;
@@ -176,6 +435,22 @@ export class NgramCounts {
     if (old + 1 <= 4) counts[old + 1]++;
   }
 
+  /** The context entry id of entry `id` of order k ≥ 2 (a binary search over the context starts when sorted). */
+  contextOf(k: number, id: number): number {
+    const level = this.levels[k];
+    if (id >= level.sorted) return level.pending!.contextOf(id - level.sorted);
+    const parent = this.levels[k - 1];
+    const contexts = parent.contexts!;
+    let low = 0;
+    let high = parent.sorted - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1;
+      if (contexts[mid * CONTEXT_RECORD + FIRST_CHILD] <= id) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  }
+
   /** Number of entries of order k. */
   entries(k: number): number {
     return this.levels[k].size;
@@ -184,7 +459,49 @@ export class NgramCounts {
   /** Bytes held by typed arrays. */
   get byteLength(): number {
     let bytes = 0;
-    for (let k = 1; k <= this.order; k++) bytes += this.levels[k].byteLength;
+    for (let k = 0; k <= this.order; k++) bytes += this.levels[k].byteLength;
     return bytes;
+  }
+}
+
+/** Sorts each group [starts[r], starts[r+1]) of (order, words) by word; words are distinct within a group. */
+function sortGroups(order: Int32Array, words: Int32Array, starts: Int32Array, groups: number): void {
+  let keys: Float64Array | null = null;
+  let ids: Int32Array | null = null;
+  for (let r = 0; r < groups; r++) {
+    const from = starts[r];
+    const to = starts[r + 1];
+    let sorted = true;
+    for (let i = from + 1; i < to && sorted; i++) sorted = words[i] > words[i - 1];
+    if (sorted) continue;
+    const n = to - from;
+    if (n <= INSERTION_SORT_MAX) {
+      for (let i = from + 1; i < to; i++) {
+        const id = order[i];
+        const word = words[i];
+        let j = i - 1;
+        for (; j >= from && words[j] > word; j--) {
+          order[j + 1] = order[j];
+          words[j + 1] = words[j];
+        }
+        order[j + 1] = id;
+        words[j + 1] = word;
+      }
+      continue;
+    }
+    // Numbers word·n + index (exact: vocabulary × group size is far below 2^53), sorted natively.
+    if (!keys || keys.length < n) {
+      keys = new Float64Array(n);
+      ids = new Int32Array(n);
+    }
+    const groupKeys = keys.subarray(0, n);
+    for (let j = 0; j < n; j++) groupKeys[j] = words[from + j] * n + j;
+    groupKeys.sort();
+    ids!.set(order.subarray(from, to));
+    for (let j = 0; j < n; j++) {
+      const source = groupKeys[j] % n;
+      words[from + j] = (groupKeys[j] - source) / n;
+      order[from + j] = ids![source];
+    }
   }
 }

@@ -2,7 +2,8 @@ import { type ContextState, createContextState } from '../querying/context-state
 import { resizeFloat32 } from '../querying/growth.js';
 import { NgramLevel } from '../querying/ngram-level.js';
 import { sampleToken } from '../sampling/sampling.js';
-import type { TokenDistribution } from '../sampling/token-distribution.js';
+import { type BackoffLevels, type LevelTerms, TemperedSampler } from '../sampling/tempered-sampler.js';
+import { TokenDistribution } from '../sampling/token-distribution.js';
 import { UnigramTable } from '../sampling/unigram-table.js';
 import type { TokenPredictor } from '../types.js';
 import { BOS, UNK } from '../words/vocabulary.js';
@@ -15,13 +16,18 @@ const MISSING_UNK = -100;
  * times the backoff weights of the longer contexts, as KenLM queries it. The n-grams live in the
  * same trie levels as counted models, with Float32 log10 columns.
  */
-export class ArpaPredictor implements TokenPredictor {
+export class ArpaPredictor implements TokenPredictor, BackoffLevels {
   readonly levels: NgramLevel[] = [];
   readonly logProb: Float32Array[] = [];
   readonly logBackoff: Float32Array[] = [];
   lastMatch = 0;
+  /** Bumped by every `add`. */
+  version = 0;
   private unigrams: UnigramTable | null = null;
   private readonly found: Int32Array;
+  private matched = 0;
+  private readonly sampler = new TemperedSampler(this);
+  private readonly argmaxScratch = new TokenDistribution();
 
   constructor(
     readonly order: number,
@@ -55,6 +61,7 @@ export class ArpaPredictor implements TokenPredictor {
     this.logProb[k][id] = logProb;
     if (k < this.order) this.logBackoff[k][id] = logBackoff;
     this.unigrams = null;
+    this.version++;
   }
 
   /** Entry id at order k of the n-gram `words` (ids), or -1. */
@@ -70,9 +77,19 @@ export class ArpaPredictor implements TokenPredictor {
   }
 
   advance(state: ContextState, word: number): number {
+    const logP = this.query(state, word, Math.min(state.length + 1, this.order));
+    const matched = this.matched;
+    this.lastMatch = matched;
+    const length = Math.min(matched, this.order - 1);
+    for (let k = 1; k <= length; k++) state.ids[k] = this.found[k];
+    state.length = length;
+    return logP;
+  }
+
+  /** log10 p(word) from the state's contexts of orders below `top`; leaves the n-grams matched in `found`. */
+  private query(state: ContextState, word: number, top: number): number {
     const known =
       word !== UNK && word < this.levels[1].size && this.logProb[1][word] > Number.NEGATIVE_INFINITY;
-    const top = Math.min(state.length + 1, this.order);
     let matched = 0;
     let logP = this.logProb[1][UNK] ?? MISSING_UNK;
     if (known) {
@@ -88,16 +105,46 @@ export class ArpaPredictor implements TokenPredictor {
     }
     if (!Number.isFinite(logP)) logP = MISSING_UNK;
     for (let k = Math.max(matched, 1) + 1; k <= top; k++) logP += this.logBackoff[k - 1][state.ids[k - 1]];
-    this.lastMatch = matched;
-    const length = Math.min(matched, this.order - 1);
-    for (let k = 1; k <= length; k++) state.ids[k] = this.found[k];
-    state.length = length;
+    this.matched = matched;
     return logP;
   }
 
-  sample(state: ContextState, temperature: number, random: () => number, scratch: TokenDistribution): number {
-    this.nextTokens(state, scratch);
-    return sampleToken(scratch, temperature, random);
+  sample(
+    state: ContextState,
+    temperature: number,
+    random: () => number,
+    _scratch: TokenDistribution,
+  ): number {
+    return this.sampler.sample(state, temperature, random);
+  }
+
+  /** Z of the state's longest context at `temperature`, as the sampler computes it (for tests). */
+  temperedTotal(state: ContextState, temperature: number): number {
+    return this.sampler.temperedTotal(state, temperature);
+  }
+
+  levelTerms(state: ContextState, k: number, into: LevelTerms): void {
+    into.clear();
+    const context = state.ids[k - 1];
+    const level = this.levels[k];
+    const logProb = this.logProb[k];
+    for (let id = this.levels[k - 1].firstChild![context]; id >= 0; id = level.nextSibling[id]) {
+      const word = level.wordOf(id);
+      into.push(word, 10 ** logProb[id], 10 ** this.query(state, word, k - 1));
+    }
+  }
+
+  backoff(state: ContextState, k: number): number {
+    return 10 ** this.logBackoff[k - 1][state.ids[k - 1]];
+  }
+
+  contains(state: ContextState, k: number, word: number): boolean {
+    return this.levels[k].find(state.ids[k - 1], word) >= 0;
+  }
+
+  mostProbable(state: ContextState): number {
+    this.nextTokens(state, this.argmaxScratch);
+    return sampleToken(this.argmaxScratch, 0, Math.random);
   }
 
   nextTokens(state: ContextState, into: TokenDistribution): void {

@@ -1,6 +1,13 @@
 import type { KneserNeyEstimator } from '../estimation/kneser-ney.js';
-import { TOTAL } from '../estimation/ngram-counts.js';
-import type { NgramLevel } from '../querying/ngram-level.js';
+import { type NgramCounts, TOTAL } from '../estimation/ngram-counts.js';
+
+/** The keys of the n-grams of one order: entry ids 0..size-1, each a (context entry, word) pair. */
+export interface NgramKeys {
+  readonly size: number;
+  wordOf(id: number): number;
+  /** The entry id of its context at the order below (0 at order 1). */
+  contextOf(id: number): number;
+}
 
 /**
  * A backoff model as an ARPA file holds it: per order k = 1..N, the trie level of its n-grams
@@ -8,7 +15,7 @@ import type { NgramLevel } from '../querying/ngram-level.js';
  */
 export interface ArpaTables {
   order: number;
-  levels: NgramLevel[];
+  levels: NgramKeys[];
   logProb: ArrayLike<number>[];
   logBackoff: ArrayLike<number>[];
   /** Whether entry `id` of order k belongs in the file (counted n-grams only). */
@@ -24,6 +31,7 @@ export function kneserNeyTables(estimator: KneserNeyEstimator): ArpaTables {
   estimator.refresh();
   const counts = estimator.counts;
   const order = counts.order;
+  const keys = countKeys(counts);
   const logProb: Float64Array[] = [new Float64Array(0)];
   const logBackoff: Float64Array[] = [new Float64Array(0)];
   // Linear probabilities of the order below, and the id there of each entry's suffix.
@@ -32,13 +40,13 @@ export function kneserNeyTables(estimator: KneserNeyEstimator): ArpaTables {
   logProb.push(lower.map(Math.log10));
   let lowerSuffix = new Int32Array(0);
   for (let k = 2; k <= order; k++) {
-    const level = counts.levels[k];
+    const level = keys[k];
     const probs = new Float64Array(level.size);
     const suffix = new Int32Array(level.size);
     for (let id = 0; id < level.size; id++) {
       const context = level.contextOf(id);
       const word = level.wordOf(id);
-      suffix[id] = k === 2 ? word : counts.levels[k - 1].find(lowerSuffix[context], word);
+      suffix[id] = k === 2 ? word : counts.find(k - 1, lowerSuffix[context], word);
       const total = counts.statOf(k - 1, context, TOTAL);
       const count = counts.countOf(k, id);
       probs[id] =
@@ -55,9 +63,20 @@ export function kneserNeyTables(estimator: KneserNeyEstimator): ArpaTables {
   }
   return {
     order,
-    levels: counts.levels,
+    levels: keys,
     logProb,
     logBackoff,
     present: (k, id) => k === 1 || counts.countOf(k, id) > 0,
   };
+}
+
+/** The keys of every order of the counts, contexts read off the context ranges once. */
+function countKeys(counts: NgramCounts): NgramKeys[] {
+  const keys: NgramKeys[] = [];
+  for (let k = 0; k <= counts.order; k++) {
+    const size = counts.entries(k);
+    const contexts = k > 1 ? counts.contextColumn(k) : new Int32Array(size);
+    keys.push({ size, wordOf: (id) => counts.wordOf(k, id), contextOf: (id) => contexts[id] });
+  }
+  return keys;
 }

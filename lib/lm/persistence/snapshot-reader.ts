@@ -54,23 +54,27 @@ function readCounts(input: ByteReader, counts: NgramCounts): void {
   let parentCount = unigramCount;
   for (let k = 2; k <= counts.order; k++) {
     const size = input.uint();
-    const contexts = new Int32Array(size);
+    const successors = new Int32Array(parentCount);
     const words = new Int32Array(size);
     const entryCounts = new Int32Array(size);
     let id = 0;
     for (let parent = 0; parent < parentCount; parent++) {
-      let word = 0;
-      for (let n = input.uint(); n > 0; n--) {
-        if (id >= size) throw new SnapshotFormatError(`order ${k} holds more entries than declared`);
-        word += input.uint();
-        contexts[id] = parent;
+      let word = -1;
+      const n = input.uint();
+      if (id + n > size) throw new SnapshotFormatError(`order ${k} holds more entries than declared`);
+      successors[parent] = n;
+      for (let i = 0; i < n; i++) {
+        const delta = input.uint();
+        if (delta === 0 && word >= 0) throw new SnapshotFormatError(`order ${k} repeats a word`);
+        word = Math.max(word, 0) + delta;
+        if (word >= unigramCount) throw new SnapshotFormatError(`order ${k} holds an unknown word`);
         words[id] = word;
         entryCounts[id] = input.uint();
         id++;
       }
     }
     if (id !== size) throw new SnapshotFormatError(`order ${k} holds fewer entries than declared`);
-    counts.restoreLevel(k, size, contexts, words, entryCounts);
+    counts.restoreLevel(k, size, successors, words, entryCounts);
     parentCount = size;
   }
 }

@@ -1,9 +1,15 @@
-import { COUNT, type NgramCounts } from '../estimation/ngram-counts.js';
+import {
+  CONTEXT_RECORD,
+  COUNT,
+  ENTRY_RECORD,
+  FIRST_CHILD,
+  type NgramCounts,
+  WORD,
+} from '../estimation/ngram-counts.js';
 import type { NgramModel } from '../ngram-model.js';
 import { MARKER_COUNT } from '../words/vocabulary.js';
 import { ByteWriter } from './byte-stream.js';
 import { SNAPSHOT_MAGIC, SNAPSHOT_VERSION, TOKENIZER_CODES } from './snapshot-format.js';
-import { trieOrder } from './trie-order.js';
 
 /**
  * The model's counts as a versioned binary snapshot (layout: `writeCounts`). Everything derived
@@ -39,35 +45,31 @@ export function writeSnapshot(model: NgramModel): Uint8Array {
 /**
  * Order 1: its size, then the count of every word id. Order k ≥ 2: its size, then for each entry
  * of order k-1 (in the order written) the number of its successors followed by each successor as
- * (word id minus the previous successor's, count), successors sorted by word id. Entries are
- * renumbered in that order, which is the order the reader recreates them in.
+ * (word id minus the previous successor's, count), successors sorted by word id. That is the trie
+ * order the counts are kept in, so the reader recreates the same entry ids.
  */
 function writeCounts(out: ByteWriter, counts: NgramCounts): void {
+  counts.compact();
   const unigrams = counts.levels[1];
-  const wordCount = unigrams.size;
-  out.uint(wordCount);
-  for (let w = 0; w < wordCount; w++) out.uint(counts.countOf(1, w));
-  // Position in the written order of each entry of the order below; unigrams are written by id.
-  let rank = Int32Array.from({ length: wordCount }, (_, w) => w);
-  let rankCount = wordCount;
+  out.uint(unigrams.size);
+  for (let w = 0; w < unigrams.size; w++) out.uint(unigrams.entries[w * ENTRY_RECORD + COUNT]);
   for (let k = 2; k <= counts.order; k++) {
     const level = counts.levels[k];
-    const { ids, words, values, starts } = trieOrder(level, rank, rankCount, COUNT);
+    const parent = counts.levels[k - 1];
+    const contexts = parent.contexts!;
+    const entries = level.entries;
     out.uint(level.size);
-    for (let r = 0; r < rankCount; r++) {
-      const end = starts[r + 1];
-      out.uint(end - starts[r]);
+    for (let p = 0; p < parent.size; p++) {
+      const start = contexts[p * CONTEXT_RECORD + FIRST_CHILD];
+      const end = contexts[(p + 1) * CONTEXT_RECORD + FIRST_CHILD];
+      out.uint(end - start);
       let previous = 0;
-      for (let i = starts[r]; i < end; i++) {
-        out.uint(words[i] - previous);
-        previous = words[i];
-        out.uint(values[i]);
+      for (let id = start; id < end; id++) {
+        const word = entries[id * ENTRY_RECORD + WORD];
+        out.uint(word - previous);
+        previous = word;
+        out.uint(entries[id * ENTRY_RECORD + COUNT]);
       }
-    }
-    if (k < counts.order) {
-      rank = new Int32Array(level.size);
-      for (let i = 0; i < ids.length; i++) rank[ids[i]] = i;
-      rankCount = level.size;
     }
   }
 }

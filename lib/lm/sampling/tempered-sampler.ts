@@ -1,0 +1,214 @@
+import type { ContextState } from '../querying/context-state.js';
+import { BOS, EOS, UNK } from '../words/vocabulary.js';
+import { searchCumulative } from './cumulative.js';
+import type { UnigramTable } from './unigram-table.js';
+
+/** Tables kept per temperature before the cache starts over (bounds its memory). */
+const MAX_TABLES = 65_536;
+/** Words held by all tables of one temperature before the cache starts over. */
+const MAX_TABLE_WORDS = 1 << 21;
+/** Only float rounding can make the rejection loop run this long; it then takes the last draw. */
+const MAX_REJECTIONS = 10_000;
+
+/** The successors S_k of one context, each with p_k(w | context) and p_(k-1)(w | its suffix). */
+export class LevelTerms {
+  size = 0;
+  words = new Int32Array(64);
+  probs = new Float64Array(64);
+  lower = new Float64Array(64);
+
+  clear(): void {
+    this.size = 0;
+  }
+
+  push(word: number, probability: number, lower: number): void {
+    if (this.size === this.words.length) {
+      const words = new Int32Array(this.size * 2);
+      words.set(this.words);
+      this.words = words;
+      const probs = new Float64Array(this.size * 2);
+      probs.set(this.probs);
+      this.probs = probs;
+      const lowerProbs = new Float64Array(this.size * 2);
+      lowerProbs.set(this.lower);
+      this.lower = lowerProbs;
+    }
+    this.words[this.size] = word;
+    this.probs[this.size] = probability;
+    this.lower[this.size] = lower;
+    this.size++;
+  }
+}
+
+/**
+ * One direction of a model in backoff form, level k = 1..N: for the context c_k of level k
+ * (`state.ids[k - 1]`, an entry of order k-1), p_k(w) is explicit for its successors S_k and
+ * `backoff(c_k) · p_(k-1)(w)` for every other word; level 1 is the unigram table. Interpolated
+ * Kneser-Ney has this form (backoff = γ) and so has an ARPA file.
+ */
+export interface BackoffLevels {
+  readonly order: number;
+  /** Changes whenever any probability changes. */
+  readonly version: number;
+  unigramTable(): UnigramTable;
+  /** Fills `into` with S_k of the context of level k ≥ 2 and the two probabilities of each. */
+  levelTerms(state: ContextState, k: number, into: LevelTerms): void;
+  /** The backoff weight of the context of level k ≥ 2 (1 when it was never seen as a context). */
+  backoff(state: ContextState, k: number): number;
+  /** Whether `word` is in S_k. */
+  contains(state: ContextState, k: number, word: number): boolean;
+  /** The most probable next word after `state` (temperature 0). */
+  mostProbable(state: ContextState): number;
+}
+
+/** p_k^(1/T) of one context: cumulative weights of S_k, their sum, and the sum over every word. */
+interface LevelTable {
+  words: Int32Array;
+  cumulative: Float64Array;
+  explicit: number;
+  total: number;
+}
+
+/** The tables of one temperature, per level, keyed by context entry. */
+class TableCache {
+  readonly levels: Map<number, LevelTable>[] = [];
+  tables = 0;
+  words = 0;
+
+  constructor(order: number) {
+    for (let k = 0; k <= order; k++) this.levels.push(new Map());
+  }
+
+  clear(): void {
+    for (const level of this.levels) level.clear();
+    this.tables = 0;
+    this.words = 0;
+  }
+}
+
+/**
+ * Exact tempered sampling (p^(1/T) renormalised) that never weighs the vocabulary per token.
+ *
+ * For the context c_k of each level, Z_k = Σ_w p_k(w)^(1/T) splits into the successors S_k,
+ * weighed one by one, and every other word, whose weights are backoff(c_k)^(1/T) · p_(k-1)(w)^(1/T):
+ *   Z_k = Σ_(w∈S_k) p_k(w)^(1/T) + backoff(c_k)^(1/T) · (Z_(k-1) - Σ_(w∈S_k) p_(k-1)(w)^(1/T)),
+ * down to Z_1, the tempered unigram total. A draw at level k picks a successor from the cumulative
+ * weights, or else draws at level k-1 until the word is outside S_k: exactly p_(k-1)^(1/T)
+ * restricted to the complement, which is what that share of Z_k holds. Each level's table costs
+ * |S_k| probability lookups once and is cached per (temperature, context), so a token costs a few
+ * table lookups and binary searches. For Kneser-Ney p_k ≥ γ·p_(k-1) everywhere, so a draw needs
+ * at most one rejected draw per level on average.
+ */
+export class TemperedSampler {
+  private readonly caches = new Map<number, TableCache>();
+  private readonly mostProbableCache: Map<number, number>[] = [];
+  private readonly terms = new LevelTerms();
+  private version = -1;
+
+  constructor(private readonly levels: BackoffLevels) {
+    for (let k = 0; k <= levels.order; k++) this.mostProbableCache.push(new Map());
+  }
+
+  /**
+   * Draws the next word after `state` at `temperature`: 0 is the argmax, 1 (and above) the model's
+   * own distribution, in between p^(1/T) renormalised. Never `<s>` or `<unk>`.
+   */
+  sample(state: ContextState, temperature: number, random: () => number): number {
+    this.sync();
+    const top = Math.min(state.length + 1, this.levels.order);
+    if (!(temperature > 0)) return this.argmax(state, top);
+    const inverse = temperature >= 1 ? 1 : 1 / temperature;
+    return this.draw(state, top, inverse, random, this.cacheFor(inverse));
+  }
+
+  /** Z of the state's longest context at `temperature`: Σ over every word of p(w)^(1/T) (for tests). */
+  temperedTotal(state: ContextState, temperature: number): number {
+    this.sync();
+    const inverse = temperature >= 1 ? 1 : 1 / temperature;
+    const top = Math.min(state.length + 1, this.levels.order);
+    if (top === 1) return this.levels.unigramTable().temperedBy(inverse).total;
+    return this.table(state, top, inverse, this.cacheFor(inverse)).total;
+  }
+
+  private sync(): void {
+    if (this.version === this.levels.version) return;
+    this.version = this.levels.version;
+    this.caches.clear();
+    for (const cache of this.mostProbableCache) cache.clear();
+  }
+
+  private cacheFor(inverse: number): TableCache {
+    let cache = this.caches.get(inverse);
+    if (!cache) {
+      cache = new TableCache(this.levels.order);
+      this.caches.set(inverse, cache);
+    }
+    return cache;
+  }
+
+  private draw(
+    state: ContextState,
+    k: number,
+    inverse: number,
+    random: () => number,
+    cache: TableCache,
+  ): number {
+    if (k === 1) return this.levels.unigramTable().draw(inverse, random);
+    const table = this.table(state, k, inverse, cache);
+    if (!(table.total > 0)) return EOS;
+    const target = random() * table.total;
+    if (target < table.explicit) return table.words[searchCumulative(table.cumulative, target)];
+    let word = EOS;
+    for (let attempt = 0; attempt < MAX_REJECTIONS; attempt++) {
+      word = this.draw(state, k - 1, inverse, random, cache);
+      if (!this.levels.contains(state, k, word)) return word;
+    }
+    return word;
+  }
+
+  private table(state: ContextState, k: number, inverse: number, cache: TableCache): LevelTable {
+    const context = state.ids[k - 1];
+    const cached = cache.levels[k].get(context);
+    if (cached) return cached;
+    const lowerTotal =
+      k === 2
+        ? this.levels.unigramTable().temperedBy(inverse).total
+        : this.table(state, k - 1, inverse, cache).total;
+    const terms = this.terms;
+    this.levels.levelTerms(state, k, terms);
+    const size = terms.size;
+    const words = terms.words.slice(0, size);
+    const cumulative = new Float64Array(size);
+    let explicit = 0;
+    let covered = 0;
+    for (let i = 0; i < size; i++) {
+      const word = words[i];
+      if (word !== UNK && word !== BOS) {
+        explicit += inverse === 1 ? terms.probs[i] : terms.probs[i] ** inverse;
+        covered += inverse === 1 ? terms.lower[i] : terms.lower[i] ** inverse;
+      }
+      cumulative[i] = explicit;
+    }
+    const backoff = this.levels.backoff(state, k);
+    const tail = (inverse === 1 ? backoff : backoff ** inverse) * Math.max(0, lowerTotal - covered);
+    const table: LevelTable = { words, cumulative, explicit, total: explicit + tail };
+    if (cache.tables >= MAX_TABLES || cache.words + size > MAX_TABLE_WORDS) cache.clear();
+    cache.levels[k].set(context, table);
+    cache.tables++;
+    cache.words += size;
+    return table;
+  }
+
+  private argmax(state: ContextState, top: number): number {
+    if (top === 1) return this.levels.mostProbable(state);
+    const cache = this.mostProbableCache[top];
+    const context = state.ids[top - 1];
+    let word = cache.get(context);
+    if (word === undefined) {
+      word = this.levels.mostProbable(state);
+      if (cache.size >= MAX_TABLES) cache.clear();
+      cache.set(context, word);
+    }
+    return word;
+  }
+}
