@@ -405,6 +405,12 @@ $('composer').addEventListener('submit', (event) => {
   send(message);
 });
 
+for (const button of document.querySelectorAll('.suggestion')) {
+  button.addEventListener('click', () => {
+    if (!inFlight) send(button.textContent.trim());
+  });
+}
+
 $('message').addEventListener('keydown', (event) => {
   if (event.key !== 'Enter' || event.shiftKey || event.altKey || event.isComposing) return;
   event.preventDefault();

@@ -411,11 +411,15 @@ describe('the chat page in headless Chromium', { timeout: 60_000 }, () => {
       );
     };
     expect(await inView()).toBe(true);
-    for (const question of [
-      'Who created the heaven and the earth?',
-      'What is light?',
-      'Who grinds the grain?',
-    ]) {
+    await screenshot(phone, 'chat-page-phone-empty');
+    const [asked] = await Promise.all([
+      phone.waitForRequest(isChat('/api/chat')),
+      phone.click('.suggestion >> nth=0'),
+    ]);
+    expect(asked.postDataJSON().message).toBe('What can you do?');
+    await phone.locator('[data-testid="reply"]:not(.streaming)').waitFor();
+    expect(await phone.isVisible('#empty')).toBe(false);
+    for (const question of ['Who created the heaven and the earth?', 'Who grinds the grain?']) {
       await sendWithEnter(phone, question);
       expect(await inView()).toBe(true);
     }
