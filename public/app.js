@@ -180,7 +180,7 @@ function addUserMessage(text, image) {
   return item;
 }
 
-function sourceItem(source, index) {
+function sourceItem(source, index, idPrefix) {
   const ref = source?.ref ?? {};
   const url = typeof ref.url === 'string' && /^https?:\/\//i.test(ref.url) ? ref.url : null;
   const where = url
@@ -205,26 +205,67 @@ function sourceItem(source, index) {
   } else if (typeof ref.chunk === 'number') {
     body.append(el('p', { class: 'meta' }, `Trained text, chunk ${ref.chunk}, line ${ref.line}`));
   }
-  return el('li', { 'data-testid': 'source' }, el('details', {}, summary, body));
+  return el(
+    'li',
+    { id: `${idPrefix}${index + 1}`, 'data-testid': 'source' },
+    el('details', {}, summary, body),
+  );
 }
 
-/** The citations of a reply: `sources`, plus Variant B's `source` when it is not among them. */
+/**
+ * The citations of a reply: `sources`, plus Variant B's `source` when it is not among them.
+ * Returns how many there are.
+ */
 function showSources(item, body) {
   const sources = Array.isArray(body.sources) ? [...body.sources] : [];
   const extra = body.source;
   if (extra?.url && !sources.some((source) => source?.ref?.url === extra.url)) {
     sources.push({ text: '', ref: { title: extra.title, url: extra.url } });
   }
-  if (sources.length === 0) return;
+  if (sources.length === 0) return 0;
   const headingId = `${item.id}-sources`;
   item.append(
     el(
       'section',
       { class: 'sources', 'aria-labelledby': headingId },
       el('h4', { id: headingId }, sources.length === 1 ? 'Source' : `Sources (${sources.length})`),
-      el('ol', {}, ...sources.map(sourceItem)),
+      el('ol', {}, ...sources.map((source, index) => sourceItem(source, index, `${item.id}-source-`))),
     ),
   );
+  return sources.length;
+}
+
+/** Turns the `[n]` markers of a rendered reply into links to its citations (not inside code or links). */
+function linkCitations(content, item, count) {
+  const walker = document.createTreeWalker(content, NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) =>
+      node.parentElement.closest('code, pre, a') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+  });
+  const nodes = [];
+  while (walker.nextNode()) nodes.push(walker.currentNode);
+  for (const node of nodes) {
+    const pieces = node.data.split(/(\[\d+\])/);
+    if (pieces.length === 1) continue;
+    node.replaceWith(
+      ...pieces.map((piece) => {
+        const number = /^\[(\d+)\]$/.exec(piece)?.[1];
+        if (!number || Number(number) < 1 || Number(number) > count) return piece;
+        const link = el(
+          'a',
+          { href: `#${item.id}-source-${number}`, class: 'cite-link', 'aria-label': `Source ${number}` },
+          piece,
+        );
+        link.addEventListener('click', (event) => {
+          event.preventDefault();
+          const details = $(`${item.id}-source-${number}`).querySelector('details');
+          details.open = true;
+          details.scrollIntoView({ block: 'nearest' });
+          details.querySelector('summary').focus();
+        });
+        return link;
+      }),
+    );
+  }
 }
 
 let replyCount = 0;
@@ -294,7 +335,8 @@ function addReply(variant, mode) {
         });
         item.append(details);
       }
-      showSources(item, body);
+      const cited = showSources(item, body);
+      if (cited > 0) linkCitations(content, item, cited);
       const facts = [];
       if (typeof body.tokens === 'number') facts.push(`${body.tokens} tokens`);
       if (facts.length) item.append(el('p', { class: 'meta' }, facts.join(' · ')));

@@ -256,6 +256,39 @@ describe('the chat page in headless Chromium', { timeout: 60_000 }, () => {
     expect(await page.textContent('#allowance')).toBe(`${SESSION_LIMIT - 1} of ${SESSION_LIMIT} left`);
   });
 
+  it('shows the sources of a reply as numbered citations that open to the passage', async () => {
+    const expected = lastDone?.sources as Array<{
+      text: string;
+      score: number;
+      ref: { chunk: number; line: number };
+    }>;
+    expect(expected.length, JSON.stringify(lastDone)).toBeGreaterThan(0);
+    const sources = page.locator('[data-testid="reply"]').last().locator('[data-testid="source"]');
+    expect(await sources.count()).toBe(expected.length);
+    for (const [index, source] of expected.entries()) {
+      const shown = sources.nth(index);
+      expect(await shown.locator('.cite').textContent()).toBe(`[${index + 1}]`);
+      expect(await shown.locator('.where').textContent()).toBe(
+        `line ${source.ref.line.toLocaleString('en')}`,
+      );
+      expect(await shown.locator('.score').textContent()).toBe(source.score.toFixed(2));
+    }
+    const first = sources.first();
+    expect(await first.locator('blockquote').isVisible()).toBe(false);
+    // A [1] marker in the reply opens its citation and moves the focus there.
+    const marker = page.locator('[data-testid="reply"]').last().locator('.content a.cite-link').first();
+    expect(await marker.textContent()).toBe('[1]');
+    await marker.click();
+    expect(await first.locator('blockquote').isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.closest('li')?.id)).toMatch(/-source-1$/);
+    expect(await first.locator('blockquote').textContent()).toBe(expected[0].text);
+    expect(await first.locator('.source-body .meta').textContent()).toBe(
+      `Trained text, chunk ${expected[0].ref.chunk}, line ${expected[0].ref.line}`,
+    );
+    await screenshot(page, 'chat-page-sources-desktop');
+    await first.locator('summary').click();
+  });
+
   it('keeps the thought collapsed, and opens it whole with the keyboard', async () => {
     const thought = page.locator('[data-testid="reply"]').last().locator('[data-testid="thought"]');
     expect(await thought.evaluate((details: HTMLDetailsElement) => details.open)).toBe(false);
