@@ -8,6 +8,7 @@ import { type OidcStandin, startOidcStandin } from '../support/oidc-standin.js';
 import { type OpenAIStandin, standinReply, startOpenAIStandin } from '../support/openai-standin.js';
 import { postJson, redisServices } from '../support/services.js';
 import { readEvents } from '../support/sse.js';
+import { solidImage } from '../vision/images.js';
 
 const URL = 'http://127.0.0.1/api/v1/chat/completions';
 const MODELS_URL = 'http://127.0.0.1/api/v1/models';
@@ -295,6 +296,28 @@ describe('POST /api/v1/chat/completions: history, allowance and rate limit', () 
     const sent = JSON.stringify(llm.requests.at(-1)!.body.messages);
     expect(sent).toContain('earlier question');
     expect(sent).toContain('earlier answer');
+  });
+
+  it('passes an image_url data: URL on the last user message on as the chat image', async () => {
+    const png = await solidImage('png', 24, 16, '#3366cc');
+    const response = await api.fetch(
+      ask({
+        model: 'local-apex',
+        user: 'image-user',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is in this picture?' },
+              { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.choices[0].message.content).toBe(standinReply('What is in this picture?', 'image/png'));
   });
 
   it('streams the external model in local-apex', async () => {
