@@ -6,6 +6,8 @@ import type { Services } from '../services/index.js';
 export interface ApiAccess {
   via: 'anonymous' | 'api-key' | 'sign-in';
   limit: number;
+  /** The verified user of a sign-in token. */
+  subject?: string;
 }
 
 /**
@@ -19,7 +21,11 @@ export async function apiAccess(request: Request, services: Services): Promise<A
   const { config, verifier } = services;
   const token = bearerToken(request);
   const free = { limit: config.SESSION_LIMIT_FREE };
-  const signedIn = { via: 'sign-in' as const, limit: config.SESSION_LIMIT_SIGNED_IN };
+  const signedIn = (subject: string): ApiAccess => ({
+    via: 'sign-in',
+    limit: config.SESSION_LIMIT_SIGNED_IN,
+    subject,
+  });
   if (config.API_KEY !== undefined) {
     if (token === undefined) {
       throw new HttpError(
@@ -29,14 +35,12 @@ export async function apiAccess(request: Request, services: Services): Promise<A
     }
     if (equalsConstantTime(token, config.API_KEY)) return { via: 'api-key', ...free };
     if (looksLikeJwt(token) && verifier.configured) {
-      await verifier.verify(token);
-      return signedIn;
+      return signedIn((await verifier.verify(token)).subject);
     }
     throw new HttpError('invalid_api_key', 'Incorrect API key provided.');
   }
   if (token === undefined || !looksLikeJwt(token)) return { via: 'anonymous', ...free };
-  await verifier.verify(token);
-  return signedIn;
+  return signedIn((await verifier.verify(token)).subject);
 }
 
 /** Three base64url segments, as every JWS compact token is. */
