@@ -3,9 +3,9 @@ import type { HttpError } from './errors.js';
 /** Headers every response carries: any origin may call the service from a browser. */
 export const corsHeaders: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Headers': 'Content-Type, Authorization, X-Owner-Email',
+  'Access-Control-Allow-Headers': 'Content-Type, Authorization, X-Owner-Email, Idempotency-Key',
   'Access-Control-Expose-Headers':
-    'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Session-Limit, X-Session-Remaining',
+    'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Session-Limit, X-Session-Remaining, Idempotent-Replayed',
   'Access-Control-Max-Age': '86400',
 };
 

@@ -76,10 +76,24 @@ export const paths: Record<string, PathItem> = {
       operationId: 'train',
       tags: ['Variant A'],
       summary: 'Train the n-gram model on text',
-      description: 'Rate-limited per client address like chat.',
+      description:
+        'Rate-limited per client address like chat. All or nothing: a train that fails leaves no trace. ' +
+        'With an Idempotency-Key, a retry (within 24 h) trains nothing and answers what the first request did.',
+      parameters: [
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'A key of your choosing (a UUID) that makes retrying this train safe; 1-128 visible ASCII characters.',
+          schema: { type: 'string', pattern: '^[!-~]{1,128}$' },
+        },
+      ],
       requestBody: { required: true, content: jsonBody(ref('TrainRequest')) },
       responses: {
-        200: ok('The text was learnt.', ref('TrainResponse')),
+        200: ok('The text was learnt.', ref('TrainResponse'), {
+          headers: { 'Idempotent-Replayed': header('Idempotent-Replayed') },
+        }),
         ...errors(400, 409, 413, 415),
         429: responseRef('RateLimited'),
         ...errors(503),

@@ -31,6 +31,11 @@ export const headers: Record<string, Header> = {
     schema: seconds,
   },
   'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: seconds },
+  'Idempotent-Replayed': {
+    description: 'Present when this is the stored answer of an earlier train with the same Idempotency-Key.',
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
+  },
   Allow: {
     description: 'The methods this path answers.',
     required: true,
@@ -57,7 +62,9 @@ export const responses: Record<string, Response> = {
   },
   NotFound: { description: 'Nothing here.', content: jsonBody(ref('ErrorBody')) },
   Conflict: {
-    description: 'The server serves a fixed ARPA model (LM_ARPA_PATH), which cannot be trained.',
+    description:
+      'The server serves a fixed ARPA model (LM_ARPA_PATH), which cannot be trained; or the Idempotency-Key ' +
+      'was used for another text, or its first train is still running (Retry-After).',
     content: jsonBody(ref('ErrorBody')),
   },
   MethodNotAllowed: {

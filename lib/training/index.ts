@@ -4,5 +4,6 @@ export {
   createModelKeeper,
   type ModelKeeper,
   type ModelKeeperOptions,
+  type TrainOptions,
   type TrainResult,
 } from './model-keeper.js';

@@ -26,6 +26,11 @@ export interface ModelKeeperOptions {
   starterText?: string;
 }
 
+export interface TrainOptions {
+  /** Adds operations to the train's transaction; `tokens` is what the text teaches. */
+  also?: (batch: StoreBatch, learned: { tokens: number }) => void;
+}
+
 export interface TrainResult {
   tokens: number;
   vocabSize: number;
@@ -50,8 +55,12 @@ export interface ModelKeeper {
   knowledge(position?: CorpusPosition): Promise<Knowledge>;
   /** Model and passages as they are in memory, without asking the store. */
   cachedKnowledge(): Knowledge;
-  /** Appends a training text as a chunk (atomic) and returns what was learned. */
-  train(text: string): Promise<TrainResult>;
+  /**
+   * Appends a training text as a chunk and returns what was learned. All or nothing: the chunk,
+   * vocabulary and totals go in one transaction (MULTI/EXEC on Redis, one SQLite transaction), and
+   * `also` may add writes of its own to it (an idempotency record).
+   */
+  train(text: string, options?: TrainOptions): Promise<TrainResult>;
   /** Exact vocabulary size in one cheap read. */
   vocabSize(): Promise<number>;
   /** Deletes the corpus and the snapshot; every instance starts over. */
@@ -175,7 +184,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     cachedKnowledge() {
       return { model: options.fixedModel ?? model, passages };
     },
-    async train(text) {
+    async train(text, trainOptions = {}) {
       if (options.fixedModel) {
         throw new HttpError(
           'conflict',
@@ -186,14 +195,15 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       if (tokens.length === 0) {
         throw new HttpError('validation_failed', 'text: has no words to learn from', { field: 'text' });
       }
-      const [length, currentEpoch] = await store
+      const batch = store
         .batch()
         .rpush(trainingKeys.chunks, text)
         .get(trainingKeys.epoch)
         .sadd(trainingKeys.vocabulary, ...new Set(tokens))
         .hincrby(trainingKeys.stats, 'characters', text.length)
-        .hincrby(trainingKeys.stats, 'tokens', tokens.length)
-        .exec();
+        .hincrby(trainingKeys.stats, 'tokens', tokens.length);
+      trainOptions.also?.(batch, { tokens: tokens.length });
+      const [length, currentEpoch] = await batch.exec();
       const position = { chunks: Number(length), epoch: String(currentEpoch ?? '0') };
       await serialized(async () => {
         await catchUp(position);

@@ -8,6 +8,10 @@ import { createClient } from 'redis';
  * Wire format: POST / with a JSON command array, POST /pipeline and /multi-exec with an array of
  * them, Bearer token checked, `Upstash-Encoding: base64` encodes every string of the result.
  * Each token maps to its own Redis database, so test files do not see each other's keys.
+ * Fault injection (tests only): POST /__test/abort-transactions `{ token, after }` makes every
+ * /multi-exec of that database queue `after` of its commands inside MULTI and then drop the Redis
+ * connection and the HTTP request, as a client dying mid-transaction does (Redis discards it),
+ * until the same call with `after: null`.
  */
 export interface UpstashBridge {
   url: string;
@@ -27,6 +31,8 @@ export async function startUpstashBridge(redisUrl: string): Promise<UpstashBridg
   const clients = new Map<number, Promise<Client>>();
   const scriptShas = new Map<string, string>();
   let nextDatabase = 1;
+  /** Databases whose transactions are cut off after this many queued commands. */
+  const abortAfter = new Map<number, number>();
   const tokenPrefix = `bridge-${Math.random().toString(36).slice(2)}-db`;
   const adminSecret = Math.random().toString(36).slice(2);
 
@@ -92,6 +98,14 @@ export async function startUpstashBridge(redisUrl: string): Promise<UpstashBridg
     if (request.url === '/__test/allocate' && request.headers['x-bridge-secret'] === adminSecret) {
       return send(response, 200, { token: await allocateDatabase() });
     }
+    if (request.url === '/__test/abort-transactions' && request.headers['x-bridge-secret'] === adminSecret) {
+      const { token, after } = JSON.parse(body) as { token: string; after: number | null };
+      const target = databaseOf({ headers: { authorization: `Bearer ${token}` } } as IncomingMessage);
+      if (target === undefined) return send(response, 400, { error: 'unknown token' });
+      if (after === null) abortAfter.delete(target);
+      else abortAfter.set(target, after);
+      return send(response, 200, { ok: true });
+    }
     const database = databaseOf(request);
     if (database === undefined) return send(response, 401, { error: 'Unauthorized' });
     let parsed: unknown;
@@ -120,6 +134,16 @@ export async function startUpstashBridge(redisUrl: string): Promise<UpstashBridg
           }
         }
         return send(response, 200, results);
+      }
+      const cutAfter = abortAfter.get(database);
+      if (cutAfter !== undefined) {
+        const doomed = client.duplicate();
+        await doomed.connect();
+        await doomed.sendCommand(['MULTI']);
+        for (const command of commands.slice(0, cutAfter)) await doomed.sendCommand(command);
+        doomed.destroy();
+        request.socket.destroy();
+        return;
       }
       const multi = client.multi();
       for (const command of commands) multi.addCommand(command);
