@@ -491,9 +491,35 @@ describe('the chat page in headless Chromium', { timeout: 60_000 }, () => {
         domContentLoadedMs: Math.round(navigation.domContentLoadedEventEnd),
         loadMs: Math.round(navigation.loadEventEnd),
         firstContentfulPaintMs: paint ? Math.round(paint.startTime) : null,
+        requests: page.length + 1,
       };
     });
+    // From Enter to the first streamed words on screen, and to the finished reply (page side).
+    await fresh.fill('#message', 'Who created the heaven and the earth?');
+    await fresh.evaluate(() => {
+      const timing = { start: 0, first: 0, end: 0 };
+      (window as unknown as { replyTiming: typeof timing }).replyTiming = timing;
+      document.getElementById('message')!.addEventListener('keydown', () => {
+        timing.start = performance.now();
+      });
+      new MutationObserver(() => {
+        const reply = document.querySelector('[data-testid="reply"]');
+        const text = reply?.querySelector('.content')?.textContent ?? '';
+        if (!timing.first && text && !reply?.querySelector('.typing')) timing.first = performance.now();
+        if (!timing.end && reply && !reply.classList.contains('streaming')) timing.end = performance.now();
+      }).observe(document.getElementById('log')!, { subtree: true, childList: true, attributes: true });
+    });
+    await fresh.press('#message', 'Enter');
+    await fresh.locator('[data-testid="reply"]:not(.streaming)').waitFor();
+    const timing = await fresh.evaluate(
+      () => (window as unknown as { replyTiming: Record<string, number> }).replyTiming,
+    );
+    const reply = {
+      firstWordsMs: Math.round(timing.first - timing.start),
+      finishedMs: Math.round(timing.end - timing.start),
+    };
     await fresh.close();
+    Object.assign(metrics, { reply });
     mkdirSync(artifacts, { recursive: true });
     writeFileSync(join(artifacts, 'chat-page-metrics.json'), `${JSON.stringify(metrics, null, 2)}\n`);
     expect(metrics.htmlBytes + metrics.assetBytes).toBeLessThan(250_000);
