@@ -152,6 +152,8 @@ let turns = [];
 let inFlight = null;
 /** The image waiting to go with the next Variant A message: { dataUrl, name }. */
 let attachment = null;
+/** The image upload under way, if any: a message sent meanwhile waits for it. */
+let attachmentUpload = null;
 
 /** Whether the conversation follows the newest text: until the reader scrolls up from the end. */
 let followEnd = true;
@@ -377,6 +379,10 @@ function showAllowance(headers) {
 
 async function send(message) {
   const [variant, mode] = $('mode').value.split(':');
+  const controller = new AbortController();
+  inFlight = controller;
+  setBusy(true);
+  if (variant === 'a' && attachmentUpload) await attachmentUpload;
   const image = variant === 'a' ? attachment : null;
   const payload =
     variant === 'a'
@@ -392,9 +398,6 @@ async function send(message) {
       : { message, mode, history: turns };
   addUserMessage(message, image);
   const reply = addReply(variant, mode);
-  const controller = new AbortController();
-  inFlight = controller;
-  setBusy(true);
   let text = '';
   try {
     const { body, headers, streamed } = await sendChat(PATHS[variant], payload, {
@@ -480,11 +483,10 @@ function clearAttachment() {
 
 $('attachment-remove').addEventListener('click', clearAttachment);
 
-$('image').addEventListener('change', async () => {
-  const file = $('image').files?.[0];
-  if (!file) return clearAttachment();
+async function attach(file) {
   attachment = null;
   $('attachment').hidden = false;
+  $('attachment').classList.remove('failed');
   $('attachment-name').textContent = `Uploading ${file.name}…`;
   try {
     const body = await upload(file);
@@ -497,6 +499,15 @@ $('image').addEventListener('change', async () => {
     $('attachment-name').textContent = describeError(error, 'file');
     $('attachment').classList.add('failed');
   }
+}
+
+$('image').addEventListener('change', () => {
+  const file = $('image').files?.[0];
+  if (!file) return clearAttachment();
+  const pending = attach(file).finally(() => {
+    if (attachmentUpload === pending) attachmentUpload = null;
+  });
+  attachmentUpload = pending;
 });
 
 // Training

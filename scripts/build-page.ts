@@ -1,4 +1,4 @@
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,7 +19,7 @@ const vendored = [
 /** `npm run build:page`: fills public/vendor/ from the installed packages; returns the files written. */
 export async function buildPage(rootDir: string = root): Promise<string[]> {
   const vendorDir = join(rootDir, 'public', 'vendor');
-  await rm(vendorDir, { recursive: true, force: true });
+  // Overwritten in place, never removed first, so a running `npm start` keeps serving them.
   await mkdir(vendorDir, { recursive: true });
   const written: string[] = [];
   for (const { from, to } of vendored) {

@@ -374,6 +374,12 @@ describe('the chat page in headless Chromium', { timeout: 60_000 }, () => {
     expect(await reply.locator('.content').innerText()).not.toBe('');
     expect(await page.isVisible('#attachment')).toBe(false);
     expect(await page.textContent('#log')).toContain('with image blue.png');
+
+    // Sent while the upload is still under way, the message waits for the image.
+    await page.setInputFiles('#image', { name: 'again.png', mimeType: 'image/png', buffer: png });
+    const next = await sendWithEnter(page, 'And this one?');
+    expect(next.response.request().postDataJSON().imageBase64).toMatch(/^data:image\/png;base64,/);
+    expect(await page.textContent('#log')).toContain('with image again.png');
   });
 
   it('sends the settings from the drawer, and Escape closes it back to its button', async () => {
