@@ -19,6 +19,8 @@ export interface AnswerCandidate {
 
 const SENTENCE_BREAK = new Set(['.', '!', '?', '"', '“', '(']);
 const AGENT_MARKERS = new Set(['of', 'by']);
+/** A past participle, as in a passive ("tempted of", "written by"), in lower case. */
+const PARTICIPLE = /^\p{Ll}+(?:ed|en|wn)$/u;
 const SPEECH = new Set(['said', 'saith', 'says', 'spake', 'answered', 'asked', 'cried', 'wrote']);
 const DETERMINERS = new Set(['the', 'a', 'an', 'his', 'her', 'their', 'its', 'this', 'that']);
 const NUMBER_WORDS = new Set(
@@ -43,6 +45,8 @@ export function answerCandidates(
   questionTerms: ReadonlySet<string>,
   evidence: readonly EvidenceLine[],
   rarity: (term: string) => number,
+  /** True when the taught text usually writes the word capitalised: a name, not a word that starts a quote. */
+  isName: (word: string) => boolean,
 ): AnswerCandidate[] {
   if (!['person', 'place', 'choice', 'number'].includes(shape.kind)) return [];
   const totals = new Map<string, AnswerCandidate & { best: number }>();
@@ -78,6 +82,12 @@ export function answerCandidates(
       const term = searchTerm(word);
       return term !== null && !questionTerms.has(term);
     };
+    /** "Jesus of Nazareth", "king of Assyria", "Lord Jesus Christ": a name that belongs to the question's own. */
+    const partOfQuestionName = (i: number) => {
+      const joined = (at: number) => matchedAt.includes(at) && /^\p{Lu}/u.test(tokens[at]);
+      if (joined(i - 1) || joined(i + 1)) return true;
+      return folded[i - 1] === 'of' && matchedAt.includes(i - 2);
+    };
     for (let i = 0; i < tokens.length; i++) {
       if (shape.kind === 'number') {
         if (!isNumberWord(folded[i]) || (i > 0 && isNumberWord(folded[i - 1]))) continue;
@@ -93,20 +103,31 @@ export function answerCandidates(
       }
       if (shape.kind === 'choice') {
         // Only a name qualifies the focus ("the Red sea"); "the external model" names nothing.
-        if (folded[i] === shape.focus && i > 0 && isAnswerWord(i - 1) && /^\p{Lu}/u.test(tokens[i - 1])) {
+        if (folded[i] === shape.focus && i > 0 && isAnswerWord(i - 1) && isName(folded[i - 1])) {
           add(tokens[i - 1], i - 1, AGENT_BONUS);
         }
         continue;
       }
-      if (AGENT_MARKERS.has(folded[i]) && i > 0 && matchedAt.includes(i - 1)) {
+      // "tempted of the devil": the agent after a participle of the question (not "king of Assyria").
+      if (
+        AGENT_MARKERS.has(folded[i]) &&
+        i > 0 &&
+        matchedAt.includes(i - 1) &&
+        PARTICIPLE.test(tokens[i - 1])
+      ) {
         const at = DETERMINERS.has(folded[i + 1]) ? i + 2 : i + 1;
         if (isAnswerWord(at)) add(tokens[at], at, AGENT_BONUS);
       }
-      if (shape.kind === 'person' && SPEECH.has(folded[i + 1] ?? '') && isAnswerWord(i)) {
+      if (
+        shape.kind === 'person' &&
+        SPEECH.has(folded[i + 1] ?? '') &&
+        isAnswerWord(i) &&
+        isName(folded[i])
+      ) {
         add(tokens[i], i, AGENT_BONUS);
         continue;
       }
-      const capitalised = /^\p{Lu}/u.test(tokens[i]);
+      const capitalised = /^\p{Lu}/u.test(tokens[i]) && isName(folded[i]) && !partOfQuestionName(i);
       const startsSentence = i === 0 || SENTENCE_BREAK.has(tokens[i - 1]);
       if (capitalised && !startsSentence && isAnswerWord(i)) add(tokens[i], i);
     }

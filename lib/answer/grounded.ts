@@ -127,6 +127,7 @@ export function answerFromPassages(
     questionTerms,
     evidenceLines(index, request.shape.kind === 'choice' ? evidence : evidence.slice(0, NAMING_PASSAGES)),
     (term) => (index.idf(term) / maxIdf) ** 2,
+    (word) => usuallyCapitalised(model, word),
   );
   const answer = confidentAnswer(candidates);
   const cited = citedEvidence(index, evidence, answer, request.budget.cite);
@@ -318,6 +319,11 @@ export function unknownReply(unknownWords: readonly string[], coverage: number):
     return `I don't know that yet: nothing I was taught answers it (the closest passage covers ${Math.round(coverage * 100)}% of your question). ${teach}`;
   }
   return `I don't know that yet: I could not find anything about it in what I was taught. ${teach}`;
+}
+
+function usuallyCapitalised(model: LanguageModel, word: string): boolean {
+  if (!model.vocabulary.has(word)) return true;
+  return /^\p{Lu}/u.test(model.surfaceForm(model.vocabulary.id(word)));
 }
 
 /** Lower-case words of a text, punctuation dropped (for matching quoted phrases). */
