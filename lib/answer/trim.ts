@@ -18,7 +18,8 @@ export function trimToQuestion(
   mustKeep: string | null,
 ): string {
   const words = sentence.split(/\s+/);
-  if (words.length <= SNIPPET_WORDS) return sentence;
+  // A line that stops mid-sentence (a verse ending in a comma) is shown as running on.
+  if (words.length <= SNIPPET_WORDS) return sentence.replace(/\s*[,;:]$/, '…');
   const clauses = sentence.split(CLAUSE_END).filter((clause) => clause.trim() !== '');
   let best = {
     text: words.slice(0, SNIPPET_WORDS).join(' '),
