@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
-import { ConfigError, getConfig } from '../lib/config/index.js';
+import { ConfigError, getConfig, upstashCredentials } from '../lib/config/index.js';
 import { createLocalApp } from '../lib/local-server/index.js';
-import { defaultServices, type Services } from '../lib/services/index.js';
+import { defaultServices, ensureDataDir, isStoreUnconfigured, type Services } from '../lib/services/index.js';
 import { StoreStartupError } from '../lib/store/index.js';
 
 /** `npm start`: the api/ functions and public/ on http://localhost:PORT, as Vercel routes them. */
@@ -14,10 +14,15 @@ async function main(): Promise<void> {
     );
   }
   let config: ReturnType<typeof getConfig>;
+  let services: Services;
   try {
     config = getConfig();
+    if (!upstashCredentials(config)) ensureDataDir(config.DATA_DIR);
+    services = defaultServices();
   } catch (error) {
-    if (error instanceof ConfigError) {
+    // A bad variable, an unusable DATA_DIR, a damaged store file or VERCEL set without a store:
+    // one line saying what to do, and no start on an empty store.
+    if (error instanceof ConfigError || error instanceof StoreStartupError || isStoreUnconfigured(error)) {
       console.error(error.message);
       process.exit(1);
     }
@@ -25,17 +30,6 @@ async function main(): Promise<void> {
   }
   const root = resolve(import.meta.dirname, '..');
   const app = await createLocalApp({ apiDir: resolve(root, 'api'), publicDir: resolve(root, 'public') });
-  let services: Services;
-  try {
-    services = defaultServices();
-  } catch (error) {
-    // A damaged or unusable store file: one line saying what to do, and no start on an empty store.
-    if (error instanceof StoreStartupError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: '0.0.0.0' }, (info) => {
     const where =
       services.store.kind === 'embedded' ? `embedded store in ${resolve(config.DATA_DIR)}` : 'Upstash Redis';

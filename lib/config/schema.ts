@@ -36,6 +36,9 @@ export const configSchema = v.object({
   UPSTASH_REDIS_REST_TOKEN: optionalText,
   KV_REST_API_URL: optionalUrl,
   KV_REST_API_TOKEN: optionalText,
+  /** Set by Vercel ("1") in deployments and under `vercel dev`; VERCEL_ENV tells which. */
+  VERCEL: optionalText,
+  VERCEL_ENV: optionalText,
 
   RATE_LIMIT_REQUESTS: integerVar(60, 1, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: integerVar(60, 1, 86_400),

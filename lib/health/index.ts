@@ -1,3 +1,5 @@
+import { getConfig } from '../config/index.js';
+import type { HttpError } from '../http/index.js';
 import type { Services } from '../services/index.js';
 import { serviceVersion } from '../services/index.js';
 
@@ -36,4 +38,19 @@ export async function healthReport(services: Services): Promise<HealthReport> {
       code: 'store_unavailable',
     };
   }
+}
+
+/** The degraded report of a Vercel deployment without a store (`store_unconfigured`). */
+export function unconfiguredReport(error: HttpError): HealthReport {
+  const config = getConfig();
+  return {
+    status: 'degraded',
+    vocabSize: null,
+    store: 'none',
+    version: serviceVersion,
+    uptimeSeconds: Math.round(process.uptime()),
+    externalModel: config.LLM_BASE_URL !== undefined,
+    error: error.message,
+    code: error.code,
+  };
 }

@@ -44,7 +44,7 @@ const replyEvents = (done: string) => ({
   },
 });
 
-const adminErrors = errors(401, 403);
+const adminErrors = errors(401, 403, 503);
 
 export const paths: Record<string, PathItem> = {
   '/chat': {
@@ -132,7 +132,7 @@ export const paths: Record<string, PathItem> = {
           description: 'The image, with a long immutable Cache-Control (the id is the hash of the bytes).',
           content: { 'image/*': { schema: { type: 'string', contentMediaType: 'image/*' } } },
         },
-        ...errors(400, 404),
+        ...errors(400, 404, 503),
       },
     },
   },
@@ -143,7 +143,10 @@ export const paths: Record<string, PathItem> = {
       summary: 'Status and vocabulary size',
       responses: {
         200: ok('The service and its store work.', ref('HealthOk')),
-        503: ok('The store cannot be reached.', ref('HealthDegraded')),
+        503: ok(
+          'The store cannot be reached, or (on Vercel) no Upstash/KV credentials are set.',
+          ref('HealthDegraded'),
+        ),
       },
     },
   },
@@ -182,7 +185,7 @@ export const paths: Record<string, PathItem> = {
       ],
       responses: {
         200: ok('The session is gone.', ref('DeleteSessionResult')),
-        ...errors(400, 401, 403, 404),
+        ...errors(400, 401, 403, 404, 503),
       },
     },
   },
@@ -229,7 +232,10 @@ export const paths: Record<string, PathItem> = {
       operationId: 'variantBHealth',
       tags: ['Variant B'],
       summary: 'Status, model and version',
-      responses: { 200: ok('The API is online.', ref('VariantBHealth')) },
+      responses: {
+        200: ok('The API is online.', ref('VariantBHealth')),
+        503: ok('On Vercel: no Upstash/KV credentials are set.', ref('VariantBHealthDegraded')),
+      },
     },
   },
   '/openapi.json': {

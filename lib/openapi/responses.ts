@@ -93,7 +93,7 @@ export const responses: Record<string, Response> = {
   },
   ServiceUnavailable: {
     description:
-      'The store (sessions are counted before answering) or the identity provider cannot be reached right now.',
+      'The store (sessions are counted before answering) or the identity provider cannot be reached right now (`store_unavailable`, `auth_unavailable`), or a Vercel deployment has no Upstash/KV credentials (`store_unconfigured`).',
     content: jsonBody(ref('ServiceUnavailableError')),
   },
   InferenceFailed: {

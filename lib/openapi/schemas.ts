@@ -237,12 +237,16 @@ export const schemas: Record<string, JsonSchema> = {
     properties: {
       status: { const: 'degraded' },
       vocabSize: { type: 'null' },
-      store: { type: 'string', enum: ['embedded', 'upstash'] },
+      store: {
+        type: 'string',
+        enum: ['embedded', 'upstash', 'none'],
+        description: '`none` on a Vercel deployment without Upstash/KV credentials.',
+      },
       version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
       uptimeSeconds: count,
       externalModel: { type: 'boolean' },
       error: { type: 'string' },
-      code: { const: 'store_unavailable' },
+      code: { type: 'string', enum: ['store_unavailable', 'store_unconfigured'] },
     },
   },
   AdminStats: {
@@ -335,6 +339,18 @@ export const schemas: Record<string, JsonSchema> = {
       status: { const: 'ok' },
       model: { type: 'string' },
       version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
+    },
+  },
+  VariantBHealthDegraded: {
+    type: 'object',
+    required: ['status', 'model', 'version', 'error', 'code'],
+    additionalProperties: false,
+    properties: {
+      status: { const: 'degraded' },
+      model: { type: 'string' },
+      version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
+      error: { type: 'string' },
+      code: { const: 'store_unconfigured' },
     },
   },
   OpenApiDocument: {

@@ -2,7 +2,7 @@ import type { OwnerGuard, TokenVerifier } from '../auth/index.js';
 import { ownerGuardFromConfig, verifierFromConfig } from '../auth/index.js';
 import { type Config, getConfig, upstashCredentials } from '../config/index.js';
 import { createStoreSlidingWindow, createUpstashLimiter } from '../limits/index.js';
-import { setLogLevel } from '../log/index.js';
+import { logError, setLogLevel } from '../log/index.js';
 import { type ExternalModel, providerFromConfig } from '../provider/index.js';
 import { starterTextFromConfig } from '../starter/index.js';
 import {
@@ -15,7 +15,9 @@ import {
 import { createModelKeeper, type ModelKeeper } from '../training/index.js';
 import { createWikipediaClient, defaultWikiUserAgent, type WikipediaClient } from '../wiki/index.js';
 import { fixedModelFromConfig } from './fixed-model.js';
+import { isStoreUnconfigured, storeUnconfigured } from './store-choice.js';
 
+export { ensureDataDir, isStoreUnconfigured, storeUnconfigured } from './store-choice.js';
 export { serviceVersion } from './version.js';
 
 /** Everything a handler needs, made once per instance; tests build their own with `createServices`. */
@@ -42,10 +44,18 @@ export interface Services {
 
 export type ServiceOverrides = Partial<Omit<Services, 'config'>>;
 
-/** Builds the services of a configuration: Upstash store and limiter when configured, else embedded. */
+/**
+ * Builds the services of a configuration: Upstash store and limiter when configured, else
+ * embedded. Throws the 503 `store_unconfigured` HttpError on a Vercel deployment without
+ * Upstash/KV credentials, before anything touches the disk.
+ */
 export function createServices(config: Config, overrides: ServiceOverrides = {}): Services {
   const now = overrides.now ?? Date.now;
   const credentials = upstashCredentials(config);
+  if (!overrides.store) {
+    const unconfigured = storeUnconfigured(config);
+    if (unconfigured) throw unconfigured;
+  }
   let store = overrides.store;
   let limiter = overrides.limiter;
   const limits = { requests: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS };
@@ -90,13 +100,25 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
 }
 
 let instance: Services | undefined;
+let unconfiguredLogged = false;
 
-/** The services of this instance, made from the environment on first use. */
+/**
+ * The services of this instance, made from the environment on first use. Without a store on
+ * Vercel every call throws the 503 `store_unconfigured` (logged once per instance).
+ */
 export function defaultServices(): Services {
   if (!instance) {
     const config = getConfig();
     setLogLevel(config.LOG_LEVEL);
-    instance = createServices(config);
+    try {
+      instance = createServices(config);
+    } catch (error) {
+      if (isStoreUnconfigured(error) && !unconfiguredLogged) {
+        unconfiguredLogged = true;
+        logError('store_unconfigured', error.message);
+      }
+      throw error;
+    }
   }
   return instance;
 }

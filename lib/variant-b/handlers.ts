@@ -1,3 +1,4 @@
+import { getConfig } from '../config/index.js';
 import {
   acceptsEventStream,
   json,
@@ -7,7 +8,7 @@ import {
   validate,
 } from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
-import { type Services, serviceVersion } from '../services/index.js';
+import { isStoreUnconfigured, type Services, serviceVersion } from '../services/index.js';
 import { answeringModelName } from './model-name.js';
 import { respondVariantB } from './respond.js';
 import { VARIANT_B_BODY_LIMIT_BYTES, variantBRequestSchema } from './schema.js';
@@ -33,11 +34,20 @@ export function variantBChatHandlers(services: () => Services): { POST: MethodHa
   };
 }
 
-/** GET /api/api/health: `{ status, model, version }`. */
+/**
+ * GET /api/api/health: `{ status, model, version }`; 503 `degraded` with the `store_unconfigured`
+ * error and code on a Vercel deployment without a store.
+ */
 export function variantBHealthHandlers(services: () => Services): { GET: MethodHandler } {
   return {
     GET() {
-      return json({ status: 'ok', model: answeringModelName(services().config), version: serviceVersion });
+      try {
+        return json({ status: 'ok', model: answeringModelName(services().config), version: serviceVersion });
+      } catch (error) {
+        if (!isStoreUnconfigured(error)) throw error;
+        const model = answeringModelName(getConfig());
+        return json({ status: 'degraded', model, version: serviceVersion, ...error.toBody() }, 503);
+      }
     },
   };
 }
