@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { ConfigError, getConfig, upstashCredentials } from '../lib/config/index.js';
-import { createLocalApp } from '../lib/local-server/index.js';
+import { createLocalApp, refuseConnect } from '../lib/local-server/index.js';
 import { defaultServices, ensureDataDir, isStoreUnconfigured, type Services } from '../lib/services/index.js';
 import { StoreStartupError } from '../lib/store/index.js';
 
@@ -35,6 +35,7 @@ async function main(): Promise<void> {
       services.store.kind === 'embedded' ? `embedded store in ${resolve(config.DATA_DIR)}` : 'Upstash Redis';
     console.log(`Listening on http://localhost:${info.port} (${where})`);
   });
+  server.on('connect', (_request, socket) => refuseConnect(socket));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

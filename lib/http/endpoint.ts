@@ -22,20 +22,22 @@ export interface Endpoint {
 
 /**
  * Wraps the method handlers of one path with what every endpoint shares: CORS, OPTIONS
- * preflight (204), 405 with Allow for other methods, HttpError -> JSON error, any other
- * exception -> logged 500 without details, and one log line per request.
+ * preflight (204), HEAD wherever GET is (GET's status and headers, no body), 405 with Allow for
+ * other methods, HttpError -> JSON error, any other exception -> logged 500 without details,
+ * and one log line per request.
  */
 export function endpoint(
   handlers: Partial<Record<Method, MethodHandler>>,
   options: EndpointOptions = {},
 ): Endpoint {
   const renderError = options.renderError ?? errorResponse;
-  const allowed = [...(Object.keys(handlers) as Method[]), 'OPTIONS'];
+  const allowed = [...(Object.keys(handlers) as Method[]), ...(handlers.GET ? ['HEAD'] : []), 'OPTIONS'];
   const allow = allowed.join(', ');
   return {
     async fetch(request: Request): Promise<Response> {
       const started = performance.now();
-      const response = await dispatch(request);
+      const answer = await dispatch(request);
+      const response = request.method.toUpperCase() === 'HEAD' ? withoutBody(answer) : answer;
       logInfo('request', {
         method: request.method,
         path: new URL(request.url).pathname,
@@ -62,7 +64,7 @@ export function endpoint(
         },
       });
     }
-    const handler = handlers[method as Method];
+    const handler = method === 'HEAD' ? handlers.GET : handlers[method as Method];
     if (!handler) {
       return renderError(
         new HttpError(
@@ -90,4 +92,15 @@ function withCors(response: Response): Response {
     if (!response.headers.has(name)) response.headers.set(name, value);
   }
   return response;
+}
+
+/** The same status and headers without the body, as HEAD answers. */
+function withoutBody(response: Response): Response {
+  if (response.body === null) return response;
+  void response.body.cancel().catch(() => {});
+  return new Response(null, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

@@ -113,7 +113,7 @@ describe('admin endpoints: who may call them', () => {
       new Request(`${base}/stats`, { method: 'POST', headers: ownerHeaders }),
     );
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET, OPTIONS');
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
 });
 

@@ -33,14 +33,14 @@ describe('endpoint wrapper (HTTP conventions)', () => {
   it('answers an OPTIONS preflight with 204 and the allowed methods', async () => {
     const response = await echo.fetch(new Request('http://test/api/echo', { method: 'OPTIONS' }));
     expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-methods')).toBe('POST, GET, OPTIONS');
+    expect(response.headers.get('access-control-allow-methods')).toBe('POST, GET, HEAD, OPTIONS');
     expect(response.headers.get('access-control-allow-headers')).toContain('Authorization');
   });
 
   it('returns 405 with Allow and a JSON error for other methods', async () => {
     const response = await echo.fetch(new Request('http://test/api/echo', { method: 'DELETE' }));
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('POST, GET, OPTIONS');
+    expect(response.headers.get('allow')).toBe('POST, GET, HEAD, OPTIONS');
     expect(await response.json()).toMatchObject({ code: 'method_not_allowed' });
   });
 

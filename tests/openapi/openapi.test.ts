@@ -141,6 +141,7 @@ describe('the OpenAPI document', () => {
       const result = await call('OPTIONS', path);
       expectConforms(result, 204);
       const documented = ['get', 'post', 'delete', 'options'].filter((method) => method in item);
+      if ('get' in item) documented.push('head'); // HEAD answers wherever GET does
       const allowed = (result.headers.get('allow') ?? '').toLowerCase().split(/,\s*/);
       expect(allowed.sort(), path).toEqual(documented.sort());
       expect(result.headers.get('access-control-allow-origin')).toBe('*');
@@ -165,7 +166,7 @@ describe('GET /api/openapi.json', () => {
     );
     expect(result.issues).toEqual([]);
     expect(result.status).toBe(405);
-    expect(result.headers.get('allow')).toBe('GET, OPTIONS');
+    expect(result.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
 });
 
