@@ -1,5 +1,5 @@
 import type { Endpoint } from '../http/index.js';
-import { json } from '../http/index.js';
+import { errorResponse, HttpError } from '../http/index.js';
 import { loadRoutes } from './routes.js';
 import { serveStatic } from './static-files.js';
 
@@ -38,7 +38,7 @@ export async function createLocalApp(options: { apiDir: string; publicDir: strin
         if (file) return staticAnswer(file, request.method);
       }
       const what = isApiPath(url.pathname) ? 'There is no endpoint' : 'There is nothing';
-      return json({ error: `${what} at ${url.pathname}.`, code: 'not_found' }, 404);
+      return errorResponse(new HttpError('not_found', `${what} at ${url.pathname}.`));
     },
   };
 }
@@ -68,9 +68,14 @@ function staticAnswer(file: Response, method: string): Response {
   void file.body?.cancel().catch(() => {});
   if (method === 'HEAD') return new Response(null, { status: file.status, headers: file.headers });
   const allow = 'GET, HEAD';
-  return json({ error: `${method} is not supported here; use ${allow}.`, code: 'method_not_allowed' }, 405, {
-    Allow: allow,
-  });
+  return errorResponse(
+    new HttpError(
+      'method_not_allowed',
+      `${method} is not supported here; use ${allow}.`,
+      {},
+      { Allow: allow },
+    ),
+  );
 }
 
 /**
@@ -79,10 +84,9 @@ function staticAnswer(file: Response, method: string): Response {
  */
 export function refuseConnect(socket: { end(chunk: string): void }): void {
   const allow = 'GET, HEAD, POST, DELETE, OPTIONS';
-  const body = JSON.stringify({
-    error: `CONNECT is not supported here; use ${allow}.`,
-    code: 'method_not_allowed',
-  });
+  const body = JSON.stringify(
+    new HttpError('method_not_allowed', `CONNECT is not supported here; use ${allow}.`).toBody(),
+  );
   socket.end(
     [
       'HTTP/1.1 405 Method Not Allowed',
