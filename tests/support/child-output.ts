@@ -20,12 +20,15 @@ export function waitForOutput(
     const check = setInterval(() => {
       if (output.includes(ready)) finish();
     }, 20);
-    const onExit = (code: number | null) => finish(new Error(`${name} exited with code ${code}:\n${output}`));
-    child.once('exit', onExit);
+    // 'close' comes after the last output: a child that printed `ready` and exited at once
+    // (within one poll) has started, not failed.
+    const onClose = (code: number | null) =>
+      output.includes(ready) ? finish() : finish(new Error(`${name} exited with code ${code}:\n${output}`));
+    child.once('close', onClose);
     function finish(error?: Error) {
       clearInterval(check);
       clearTimeout(timer);
-      child.off('exit', onExit);
+      child.off('close', onClose);
       if (error) reject(error);
       else resolve();
     }
