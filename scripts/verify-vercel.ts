@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { type FunctionPlan, type PlannedCall, requestPlan } from './vercel/plan.js';
 
 /**
@@ -156,7 +156,11 @@ interface BuiltFunction {
   runtime: string;
 }
 
-/** Every `.func` folder of the build output, copied outside the repo so nothing resolves from it. */
+/**
+ * Every `.func` folder of the build output, copied outside the repo so nothing resolves from it,
+ * with the repo files its `.vc-config.json` `filePathMap` names (files taken as they are, such
+ * as `includeFiles`, which `vercel deploy --prebuilt` uploads from the repo) put in place.
+ */
 function copyFunctions(into: string): BuiltFunction[] {
   const output = join(root, '.vercel/output/functions');
   const found: BuiltFunction[] = [];
@@ -172,6 +176,12 @@ function copyFunctions(into: string): BuiltFunction[] {
       const folder = join(into, relative(output, path));
       cpSync(path, folder, { recursive: true, dereference: true });
       const config = JSON.parse(readFileSync(join(folder, '.vc-config.json'), 'utf8'));
+      for (const [inFunction, inRepo] of Object.entries(
+        (config.filePathMap ?? {}) as Record<string, string>,
+      )) {
+        mkdirSync(dirname(join(folder, inFunction)), { recursive: true });
+        cpSync(join(root, inRepo), join(folder, inFunction));
+      }
       found.push({ route, folder, handler: join(folder, config.handler), runtime: config.runtime });
     }
   };
@@ -434,6 +444,9 @@ async function main(): Promise<void> {
       const fn = functions.find((f) => f.route === route);
       if (!fn) continue;
       const built = await runFunction(fn, calls, serviceEnv({ DATA_DIR: functionsData }), scratch);
+      if (built.answers.some((answer) => answer.status >= 500)) {
+        problems.push(`${route} answered a 5xx; its log:\n${built.stderr.trim().slice(0, 2000)}`);
+      }
       for (const [index, call] of calls.entries()) {
         const answer = await askLocal(server.url, call);
         problems.push(...compare(call, built.answers[index]!, answer));
