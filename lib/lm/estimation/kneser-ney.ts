@@ -1,6 +1,11 @@
 import { type ContextState, createContextState } from '../querying/context-state.js';
 import { sampleToken } from '../sampling/sampling.js';
-import { type BackoffLevels, type LevelTerms, TemperedSampler } from '../sampling/tempered-sampler.js';
+import {
+  type BackoffLevels,
+  type LevelProbabilities,
+  type LevelTerms,
+  TemperedSampler,
+} from '../sampling/tempered-sampler.js';
 import { TokenDistribution } from '../sampling/token-distribution.js';
 import { UnigramTable } from '../sampling/unigram-table.js';
 import type { TokenPredictor } from '../types.js';
@@ -208,7 +213,12 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
     return this.sampler.temperedTotal(state, temperature);
   }
 
-  levelTerms(state: ContextState, k: number, into: LevelTerms): void {
+  /**
+   * S_k with p_k = own share + γ·p_(k-1). Successors come sorted by word, and so do those of the
+   * shorter context (`below`), which hold every one of them: p_(k-1) is read there by a search
+   * that moves forwards only, instead of a query per word.
+   */
+  levelTerms(state: ContextState, k: number, into: LevelTerms, below: LevelProbabilities | null): void {
     into.clear();
     const counts = this.counts;
     const context = state.ids[k - 1];
@@ -218,11 +228,23 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
     const gamma = this.gamma(k - 1, context);
     const d = this.discounts[k];
     const entries = counts.levels[k].entries;
+    const unigrams = k === 2 ? this.unigramTable().probs : null;
+    const lowerWords = below?.words;
+    const lowerProbs = below?.probs;
+    let from = 0;
     const end = contexts[(context + 1) * CONTEXT + AT_FIRST_CHILD];
     for (let id = contexts[context * CONTEXT + AT_FIRST_CHILD]; id < end; id++) {
       const c = entries[id * ENTRY + AT_COUNT];
       const word = entries[id * ENTRY + AT_WORD];
-      const lower = this.interpolate(state, word, k - 1);
+      let lower: number;
+      if (unigrams) lower = unigrams[word];
+      else {
+        const at = lowerWords ? searchFrom(lowerWords, from, below!.size, word) : -1;
+        if (at >= 0) {
+          lower = lowerProbs![at];
+          from = at + 1;
+        } else lower = this.interpolate(state, word, k - 1);
+      }
       into.push(word, (c - d[c < 3 ? c : 3]) / total + gamma * lower, lower);
     }
   }
@@ -272,4 +294,18 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
     }
     return this.unigrams;
   }
+}
+
+/** The index of `word` in `words[from..size-1]` (sorted ascending), or -1. */
+function searchFrom(words: Int32Array, from: number, size: number, word: number): number {
+  let low = from;
+  let high = size - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const found = words[mid];
+    if (found < word) low = mid + 1;
+    else if (found > word) high = mid - 1;
+    else return mid;
+  }
+  return -1;
 }

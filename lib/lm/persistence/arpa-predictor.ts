@@ -2,7 +2,12 @@ import { type ContextState, createContextState } from '../querying/context-state
 import { resizeFloat32 } from '../querying/growth.js';
 import { NgramLevel } from '../querying/ngram-level.js';
 import { sampleToken } from '../sampling/sampling.js';
-import { type BackoffLevels, type LevelTerms, TemperedSampler } from '../sampling/tempered-sampler.js';
+import {
+  type BackoffLevels,
+  type LevelProbabilities,
+  type LevelTerms,
+  TemperedSampler,
+} from '../sampling/tempered-sampler.js';
 import { TokenDistribution } from '../sampling/token-distribution.js';
 import { UnigramTable } from '../sampling/unigram-table.js';
 import type { TokenPredictor } from '../types.js';
@@ -26,7 +31,7 @@ export class ArpaPredictor implements TokenPredictor, BackoffLevels {
   private unigrams: UnigramTable | null = null;
   private readonly found: Int32Array;
   private matched = 0;
-  private readonly sampler = new TemperedSampler(this);
+  private readonly sampler: TemperedSampler;
   private readonly argmaxScratch = new TokenDistribution();
 
   constructor(
@@ -40,6 +45,7 @@ export class ArpaPredictor implements TokenPredictor, BackoffLevels {
       this.logBackoff.push(new Float32Array(k < order ? capacity : 0));
     }
     this.found = new Int32Array(order + 1);
+    this.sampler = new TemperedSampler(this);
   }
 
   /** Adds an n-gram of order k whose context entry is `context`; the context must be present. */
@@ -123,7 +129,7 @@ export class ArpaPredictor implements TokenPredictor, BackoffLevels {
     return this.sampler.temperedTotal(state, temperature);
   }
 
-  levelTerms(state: ContextState, k: number, into: LevelTerms): void {
+  levelTerms(state: ContextState, k: number, into: LevelTerms, _below: LevelProbabilities | null): void {
     into.clear();
     const context = state.ids[k - 1];
     const level = this.levels[k];

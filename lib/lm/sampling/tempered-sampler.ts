@@ -3,10 +3,12 @@ import { BOS, EOS, UNK } from '../words/vocabulary.js';
 import { searchCumulative } from './cumulative.js';
 import type { UnigramTable } from './unigram-table.js';
 
-/** Tables kept per temperature before the cache starts over (bounds its memory). */
-const MAX_TABLES = 65_536;
-/** Words held by all tables of one temperature before the cache starts over. */
-const MAX_TABLE_WORDS = 1 << 21;
+/** Tables of one level kept per temperature before that level's cache starts over. */
+const MAX_TABLES = 16_384;
+/** Words held by one level's cached tables before it starts over. */
+const MAX_TABLE_WORDS = 1 << 20;
+/** Contexts with fewer successors than this are weighed again when met again (cheap) instead of cached. */
+const CACHED_SUCCESSORS = 8;
 /** Only float rounding can make the rejection loop run this long; it then takes the last draw. */
 const MAX_REJECTIONS = 10_000;
 
@@ -51,8 +53,12 @@ export interface BackoffLevels {
   /** Changes whenever any probability changes. */
   readonly version: number;
   unigramTable(): UnigramTable;
-  /** Fills `into` with S_k of the context of level k ≥ 2 and the two probabilities of each. */
-  levelTerms(state: ContextState, k: number, into: LevelTerms): void;
+  /**
+   * Fills `into` with S_k of the context of level k ≥ 2 and the two probabilities of each.
+   * `below` is S_(k-1) with each word's p_(k-1) when the sampler holds it (null at k = 2): a
+   * predictor whose successors come sorted by word may read p_(k-1) there instead of querying.
+   */
+  levelTerms(state: ContextState, k: number, into: LevelTerms, below: LevelProbabilities | null): void;
   /** The backoff weight of the context of level k ≥ 2 (1 when it was never seen as a context). */
   backoff(state: ContextState, k: number): number;
   /** Whether `word` is in S_k. */
@@ -61,28 +67,61 @@ export interface BackoffLevels {
   mostProbable(state: ContextState): number;
 }
 
-/** p_k^(1/T) of one context: cumulative weights of S_k, their sum, and the sum over every word. */
-interface LevelTable {
-  words: Int32Array;
-  cumulative: Float64Array;
-  explicit: number;
-  total: number;
+/** S_k of one context with p_k of each word, in the order the predictor listed them. */
+export interface LevelProbabilities {
+  readonly size: number;
+  readonly words: Int32Array;
+  readonly probs: Float64Array;
 }
 
-/** The tables of one temperature, per level, keyed by context entry. */
-class TableCache {
-  readonly levels: Map<number, LevelTable>[] = [];
-  tables = 0;
-  words = 0;
+/** p_k^(1/T) of one context: cumulative weights of S_k, their sum, and the sum over every word. */
+class LevelTable implements LevelProbabilities {
+  size = 0;
+  words: Int32Array;
+  probs: Float64Array;
+  cumulative: Float64Array;
+  explicit = 0;
+  total = 0;
+  /** What a reusable table holds: context, inverse temperature, model version. */
+  context = -1;
+  inverse = 0;
+  version = -1;
 
-  constructor(order: number) {
-    for (let k = 0; k <= order; k++) this.levels.push(new Map());
+  constructor(capacity: number) {
+    this.words = new Int32Array(capacity);
+    this.probs = new Float64Array(capacity);
+    this.cumulative = new Float64Array(capacity);
   }
 
-  clear(): void {
-    for (const level of this.levels) level.clear();
-    this.tables = 0;
-    this.words = 0;
+  reserve(size: number): void {
+    if (size <= this.words.length) return;
+    const capacity = Math.max(size, this.words.length * 2);
+    this.words = new Int32Array(capacity);
+    this.probs = new Float64Array(capacity);
+    this.cumulative = new Float64Array(capacity);
+  }
+}
+
+/** The cached tables of one temperature, per level, keyed by context entry. */
+class TableCache {
+  readonly levels: Map<number, LevelTable>[] = [];
+  readonly words: number[] = [];
+
+  constructor(order: number) {
+    for (let k = 0; k <= order; k++) {
+      this.levels.push(new Map());
+      this.words.push(0);
+    }
+  }
+
+  add(k: number, context: number, table: LevelTable): void {
+    const level = this.levels[k];
+    if (level.size >= MAX_TABLES || this.words[k] + table.size > MAX_TABLE_WORDS) {
+      level.clear();
+      this.words[k] = 0;
+    }
+    level.set(context, table);
+    this.words[k] += table.size;
   }
 }
 
@@ -101,12 +140,19 @@ class TableCache {
  */
 export class TemperedSampler {
   private readonly caches = new Map<number, TableCache>();
+  private lastInverse = 0;
+  private lastCache: TableCache | null = null;
   private readonly mostProbableCache: Map<number, number>[] = [];
+  /** Per level, the table of the last small context weighed there. */
+  private readonly scratch: LevelTable[] = [];
   private readonly terms = new LevelTerms();
   private version = -1;
 
   constructor(private readonly levels: BackoffLevels) {
-    for (let k = 0; k <= levels.order; k++) this.mostProbableCache.push(new Map());
+    for (let k = 0; k <= levels.order; k++) {
+      this.mostProbableCache.push(new Map());
+      this.scratch.push(new LevelTable(CACHED_SUCCESSORS));
+    }
   }
 
   /**
@@ -134,15 +180,19 @@ export class TemperedSampler {
     if (this.version === this.levels.version) return;
     this.version = this.levels.version;
     this.caches.clear();
+    this.lastCache = null;
     for (const cache of this.mostProbableCache) cache.clear();
   }
 
   private cacheFor(inverse: number): TableCache {
+    if (this.lastCache && this.lastInverse === inverse) return this.lastCache;
     let cache = this.caches.get(inverse);
     if (!cache) {
       cache = new TableCache(this.levels.order);
       this.caches.set(inverse, cache);
     }
+    this.lastInverse = inverse;
+    this.lastCache = cache;
     return cache;
   }
 
@@ -157,7 +207,7 @@ export class TemperedSampler {
     const table = this.table(state, k, inverse, cache);
     if (!(table.total > 0)) return EOS;
     const target = random() * table.total;
-    if (target < table.explicit) return table.words[searchCumulative(table.cumulative, target)];
+    if (target < table.explicit) return table.words[searchCumulative(table.cumulative, target, table.size)];
     let word = EOS;
     for (let attempt = 0; attempt < MAX_REJECTIONS; attempt++) {
       word = this.draw(state, k - 1, inverse, random, cache);
@@ -170,32 +220,39 @@ export class TemperedSampler {
     const context = state.ids[k - 1];
     const cached = cache.levels[k].get(context);
     if (cached) return cached;
-    const lowerTotal =
-      k === 2
-        ? this.levels.unigramTable().temperedBy(inverse).total
-        : this.table(state, k - 1, inverse, cache).total;
+    const reusable = this.scratch[k];
+    if (reusable.context === context && reusable.inverse === inverse && reusable.version === this.version)
+      return reusable;
+    const below = k === 2 ? null : this.table(state, k - 1, inverse, cache);
+    const lowerTotal = below ? below.total : this.levels.unigramTable().temperedBy(inverse).total;
     const terms = this.terms;
-    this.levels.levelTerms(state, k, terms);
+    this.levels.levelTerms(state, k, terms, below);
     const size = terms.size;
-    const words = terms.words.slice(0, size);
-    const cumulative = new Float64Array(size);
+    const table = size < CACHED_SUCCESSORS ? reusable : new LevelTable(size);
+    table.reserve(size);
+    table.size = size;
+    const { words, probs, cumulative } = table;
     let explicit = 0;
     let covered = 0;
     for (let i = 0; i < size; i++) {
-      const word = words[i];
+      const word = terms.words[i];
+      const p = terms.probs[i];
+      words[i] = word;
+      probs[i] = p;
       if (word !== UNK && word !== BOS) {
-        explicit += inverse === 1 ? terms.probs[i] : terms.probs[i] ** inverse;
+        explicit += inverse === 1 ? p : p ** inverse;
         covered += inverse === 1 ? terms.lower[i] : terms.lower[i] ** inverse;
       }
       cumulative[i] = explicit;
     }
     const backoff = this.levels.backoff(state, k);
     const tail = (inverse === 1 ? backoff : backoff ** inverse) * Math.max(0, lowerTotal - covered);
-    const table: LevelTable = { words, cumulative, explicit, total: explicit + tail };
-    if (cache.tables >= MAX_TABLES || cache.words + size > MAX_TABLE_WORDS) cache.clear();
-    cache.levels[k].set(context, table);
-    cache.tables++;
-    cache.words += size;
+    table.explicit = explicit;
+    table.total = explicit + tail;
+    table.context = context;
+    table.inverse = inverse;
+    table.version = this.version;
+    if (table !== reusable) cache.add(k, context, table);
     return table;
   }
 
