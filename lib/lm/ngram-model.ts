@@ -103,7 +103,8 @@ export class NgramModel implements LanguageModel {
   }
 
   tokens(text: string): string[] {
-    return tokenize(text, this.tokenizer).map((token) => foldCase(token, this.tokenizer));
+    const tokens = tokenize(text, this.tokenizer);
+    return this.tokenizer === 'whitespace' ? tokens : tokens.map((token) => foldCase(token, this.tokenizer));
   }
 
   surfaceForm(id: number): string {

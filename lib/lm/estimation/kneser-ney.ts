@@ -14,7 +14,6 @@ import { modifiedKneserNeyDiscounts } from './discounts.js';
 import {
   CONTEXT_RECORD,
   COUNT,
-  ENTRY_RECORD,
   FIRST_CHILD,
   type NgramCounts,
   ONES,
@@ -26,7 +25,6 @@ import {
 
 // Module-local copies for the query loop: transpiled imports are read through getters.
 const CONTEXT = CONTEXT_RECORD;
-const ENTRY = ENTRY_RECORD;
 const AT_FIRST_CHILD = FIRST_CHILD;
 const AT_COUNT = COUNT;
 const AT_WORD = WORD;
@@ -156,7 +154,7 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
     const levels = this.counts.levels;
     const next = this.next;
     const unigrams = levels[1];
-    const unigramCount = word < unigrams.size ? unigrams.entries[word * ENTRY + AT_COUNT] : 0;
+    const unigramCount = word < unigrams.size ? unigrams.entries[word * unigrams.stride + AT_COUNT] : 0;
     let p =
       (unigramCount > 0
         ? (unigramCount - this.discounts[1][unigramCount < 3 ? unigramCount : 3]) / this.rootTotal
@@ -181,7 +179,8 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
       if (matched === k - 1) {
         const id = found[k];
         if (id >= 0) {
-          const count = levels[k].entries[id * ENTRY + AT_COUNT];
+          const level = levels[k];
+          const count = level.entries[id * level.stride + AT_COUNT];
           p = (count - d[count < 3 ? count : 3]) / total + gamma * p;
           next[k] = id;
           matched = k;
@@ -228,14 +227,15 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
     const gamma = this.gamma(k - 1, context);
     const d = this.discounts[k];
     const entries = counts.levels[k].entries;
+    const stride = counts.levels[k].stride;
     const unigrams = k === 2 ? this.unigramTable().probs : null;
     const lowerWords = below?.words;
     const lowerProbs = below?.probs;
     let from = 0;
     const end = contexts[(context + 1) * CONTEXT + AT_FIRST_CHILD];
     for (let id = contexts[context * CONTEXT + AT_FIRST_CHILD]; id < end; id++) {
-      const c = entries[id * ENTRY + AT_COUNT];
-      const word = entries[id * ENTRY + AT_WORD];
+      const c = entries[id * stride + AT_COUNT];
+      const word = entries[id * stride + AT_WORD];
       let lower: number;
       if (unigrams) lower = unigrams[word];
       else {
@@ -276,10 +276,11 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
       into.multiply(this.gamma(k - 1, context));
       const d = this.discounts[k];
       const entries = counts.levels[k].entries;
+      const stride = counts.levels[k].stride;
       const end = contexts[(context + 1) * CONTEXT + AT_FIRST_CHILD];
       for (let id = contexts[context * CONTEXT + AT_FIRST_CHILD]; id < end; id++) {
-        const c = entries[id * ENTRY + AT_COUNT];
-        into.add(entries[id * ENTRY + AT_WORD], (c - d[c < 3 ? c : 3]) / total);
+        const c = entries[id * stride + AT_COUNT];
+        into.add(entries[id * stride + AT_WORD], (c - d[c < 3 ? c : 3]) / total);
       }
     }
   }

@@ -6,21 +6,23 @@ import { BOS, EOS } from '../words/vocabulary.js';
 const START = BOS;
 const END = EOS;
 
-/** Fields of an entry record: its word id and its adjusted count. */
+/** Fields of every entry's record: its word id and its adjusted count. */
 export const WORD = 0;
 export const COUNT = 1;
-export const ENTRY_RECORD = 2;
+/** Ints per record at the top order, where entries are never contexts. */
+export const TOP_RECORD = 2;
 /**
- * Fields of a context record (entries below the top order): where its successors start in the
- * order above (they end where the next record's start), then their statistics: the sum of their
- * counts and how many have count 1, 2 and 3 or more.
+ * Below the top order an entry's record goes on with the fields of a context: where its successors
+ * start in the order above (they end where the next record's start), then their statistics: the
+ * sum of their counts and how many have count 1, 2 and 3 or more. Eight ints: a record is one half
+ * of a cache line, so finding an entry also brings in what the next query needs of it as a context.
  */
-export const FIRST_CHILD = 0;
-export const TOTAL = 1;
-export const ONES = 2;
-export const TWOS = 3;
-export const THREE_PLUS = 4;
-export const CONTEXT_RECORD = 5;
+export const FIRST_CHILD = 2;
+export const TOTAL = 3;
+export const ONES = 4;
+export const TWOS = 5;
+export const THREE_PLUS = 6;
+export const CONTEXT_RECORD = 8;
 
 /** Runs of successors at most this long are searched directly; longer ones through a hash index. */
 const NARROW = 12;
@@ -47,10 +49,12 @@ const INSERTION_SORT_MAX = 16;
 export class CountLevel {
   sorted = 0;
   size = 0;
-  /** ENTRY_RECORD ints per entry. */
-  entries: Int32Array;
-  /** CONTEXT_RECORD ints per entry plus one closing record; null at the top order. */
-  contexts: Int32Array | null;
+  /** Ints per record: TOP_RECORD at the top order, CONTEXT_RECORD below it. */
+  readonly stride: number;
+  /** The records, `stride` ints each; below the top order one more closes the last run of successors. */
+  entries!: Int32Array;
+  /** The same array as `entries` below the top order (read as context records); null at the top. */
+  contexts!: Int32Array | null;
   pending: NgramLevel | null = null;
   /**
    * Hash of the (context, word) keys of the successors of wide contexts (more than `NARROW`
@@ -64,8 +68,8 @@ export class CountLevel {
     readonly isTop: boolean,
     capacity: number,
   ) {
-    this.entries = new Int32Array(capacity * ENTRY_RECORD);
-    this.contexts = isTop ? null : new Int32Array((capacity + 1) * CONTEXT_RECORD);
+    this.stride = isTop ? TOP_RECORD : CONTEXT_RECORD;
+    this.setRecords(new Int32Array(this.recordsFor(capacity)));
   }
 
   /**
@@ -74,6 +78,7 @@ export class CountLevel {
    */
   findSorted(parentContexts: Int32Array, context: number, word: number): number {
     const entries = this.entries;
+    const stride = this.stride;
     let low = parentContexts[context * CONTEXT_RECORD + FIRST_CHILD];
     const end = parentContexts[(context + 1) * CONTEXT_RECORD + FIRST_CHILD];
     if (end - low > NARROW) {
@@ -82,13 +87,13 @@ export class CountLevel {
       for (let i = keyHash(context, word) & mask; ; i = (i + 1) & mask) {
         const id = slots[i] - 1;
         if (id < 0) return -1;
-        if (entries[id * ENTRY_RECORD + WORD] === word && id >= low && id < end) return id;
+        if (entries[id * stride + WORD] === word && id >= low && id < end) return id;
       }
     }
     let high = end - 1;
     while (low <= high) {
       const mid = (low + high) >>> 1;
-      const found = entries[mid * ENTRY_RECORD + WORD];
+      const found = entries[mid * stride + WORD];
       if (found < word) low = mid + 1;
       else if (found > word) high = mid - 1;
       else return mid;
@@ -115,7 +120,7 @@ export class CountLevel {
       const end = parentContexts[(p + 1) * CONTEXT_RECORD + FIRST_CHILD];
       if (end - start <= NARROW) continue;
       for (let id = start; id < end; id++) {
-        let i = keyHash(p, entries[id * ENTRY_RECORD + WORD]) & mask;
+        let i = keyHash(p, entries[id * this.stride + WORD]) & mask;
         while (slots[i] !== 0) i = (i + 1) & mask;
         slots[i] = id + 1;
       }
@@ -124,27 +129,30 @@ export class CountLevel {
     this.wideMask = mask;
   }
 
+  /** Ints of the records of `entries` entries (and the closing record below the top order). */
+  recordsFor(entries: number): number {
+    return (this.isTop ? entries : entries + 1) * this.stride;
+  }
+
+  setRecords(records: Int32Array): void {
+    this.entries = records;
+    this.contexts = this.isTop ? null : records;
+  }
+
   /** Room for `needed` entries. */
   reserve(needed: number): void {
-    if (needed * ENTRY_RECORD <= this.entries.length) return;
-    const capacity = nextCapacity(this.entries.length / ENTRY_RECORD, needed);
-    this.entries = resizeInt32(this.entries, capacity * ENTRY_RECORD);
-    if (this.contexts) this.contexts = resizeInt32(this.contexts, (capacity + 1) * CONTEXT_RECORD);
+    if (this.recordsFor(needed) <= this.entries.length) return;
+    const capacity = nextCapacity(this.entries.length / this.stride, needed + 1);
+    this.setRecords(resizeInt32(this.entries, this.recordsFor(capacity)));
   }
 
   /** Drops the spare capacity (after a compaction or a restore). */
   trim(): void {
-    this.entries = this.entries.slice(0, this.size * ENTRY_RECORD);
-    if (this.contexts) this.contexts = this.contexts.slice(0, (this.size + 1) * CONTEXT_RECORD);
+    this.setRecords(this.entries.slice(0, this.recordsFor(this.size)));
   }
 
   get byteLength(): number {
-    return (
-      this.entries.byteLength +
-      (this.contexts?.byteLength ?? 0) +
-      this.wide.byteLength +
-      (this.pending?.byteLength ?? 0)
-    );
+    return this.entries.byteLength + this.wide.byteLength + (this.pending?.byteLength ?? 0);
   }
 }
 
@@ -235,12 +243,14 @@ export class NgramCounts {
 
   /** The adjusted count of entry `id` of order k. */
   countOf(k: number, id: number): number {
-    return this.levels[k].entries[id * ENTRY_RECORD + COUNT];
+    const level = this.levels[k];
+    return level.entries[id * level.stride + COUNT];
   }
 
   /** The word id of entry `id` of order k. */
   wordOf(k: number, id: number): number {
-    return k === 1 ? id : this.levels[k].entries[id * ENTRY_RECORD + WORD];
+    const level = this.levels[k];
+    return k === 1 ? id : level.entries[id * level.stride + WORD];
   }
 
   /** A successor statistic (TOTAL, ONES, ...) of entry `id` of order k < N as a context. */
@@ -317,23 +327,24 @@ export class NgramCounts {
     const words = new Int32Array(size);
     const next = starts.slice(0, parentSize);
     const entries = level.entries;
+    const stride = level.stride;
     for (let id = 0; id < size; id++) {
       const position = next[contextRank[id]]++;
       order[position] = id;
-      words[position] = entries[id * ENTRY_RECORD + WORD];
+      words[position] = entries[id * stride + WORD];
     }
     sortGroups(order, words, starts, parentSize);
     // The parent, already renumbered, points at the new groups.
     for (let r = 0; r <= parentSize; r++) parentContexts[r * CONTEXT_RECORD + FIRST_CHILD] = starts[r];
     const rank = new Int32Array(size);
-    const newEntries = new Int32Array(size * ENTRY_RECORD);
+    const newEntries = new Int32Array(level.recordsFor(size));
     const contexts = level.contexts;
-    const newContexts = contexts ? new Int32Array((size + 1) * CONTEXT_RECORD) : null;
+    const newContexts = contexts ? newEntries : null;
     for (let position = 0; position < size; position++) {
       const id = order[position];
       rank[id] = position;
-      newEntries[position * ENTRY_RECORD + WORD] = words[position];
-      newEntries[position * ENTRY_RECORD + COUNT] = entries[id * ENTRY_RECORD + COUNT];
+      newEntries[position * stride + WORD] = words[position];
+      newEntries[position * stride + COUNT] = entries[id * stride + COUNT];
       if (newContexts) {
         const from = id * CONTEXT_RECORD;
         const to = position * CONTEXT_RECORD;
@@ -343,8 +354,7 @@ export class NgramCounts {
         newContexts[to + THREE_PLUS] = contexts![from + THREE_PLUS];
       }
     }
-    level.entries = newEntries;
-    level.contexts = newContexts;
+    level.setRecords(newEntries);
     level.sorted = size;
     level.pending = null;
     level.indexWide(parentContexts, parentSize);
@@ -361,8 +371,8 @@ export class NgramCounts {
     const level = this.levels[k];
     const parent = this.levels[k - 1];
     const parentContexts = parent.contexts!;
-    level.entries = new Int32Array(size * ENTRY_RECORD);
-    level.contexts = level.isTop ? null : new Int32Array((size + 1) * CONTEXT_RECORD);
+    level.setRecords(new Int32Array(level.recordsFor(size)));
+    const stride = level.stride;
     level.size = size;
     level.sorted = size;
     level.pending = null;
@@ -382,8 +392,8 @@ export class NgramCounts {
     let p = 0;
     for (let id = 0; id < size; id++) {
       const c = values[id];
-      entries[id * ENTRY_RECORD + WORD] = k === 1 ? id : words[id];
-      entries[id * ENTRY_RECORD + COUNT] = c;
+      entries[id * stride + WORD] = k === 1 ? id : words[id];
+      entries[id * stride + COUNT] = c;
       if (c === 0) continue;
       if (k > 1) while (parentContexts[(p + 1) * CONTEXT_RECORD + FIRST_CHILD] <= id) p++;
       const at = p * CONTEXT_RECORD;
@@ -401,7 +411,7 @@ export class NgramCounts {
     if (k === 1) {
       if (word >= level.size) {
         level.reserve(word + 1);
-        for (let w = level.size; w <= word; w++) level.entries[w * ENTRY_RECORD + WORD] = w;
+        for (let w = level.size; w <= word; w++) level.entries[w * level.stride + WORD] = w;
         level.size = word + 1;
       }
       return word;
@@ -410,14 +420,14 @@ export class NgramCounts {
     const id = level.sorted + level.pending.add(context, word);
     level.reserve(id + 1);
     level.size = id + 1;
-    level.entries[id * ENTRY_RECORD + WORD] = word;
+    level.entries[id * level.stride + WORD] = word;
     return id;
   }
 
   /** Adds one to the count of entry `id` of order k, whose context is `context` (ignored at order 1). */
   private increment(k: number, id: number, context: number): void {
     const level = this.levels[k];
-    const own = id * ENTRY_RECORD + COUNT;
+    const own = id * level.stride + COUNT;
     const old = level.entries[own]++;
     const parents = this.levels[k - 1].contexts!;
     const at = (k === 1 ? 0 : context) * CONTEXT_RECORD;

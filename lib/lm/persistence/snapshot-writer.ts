@@ -1,11 +1,4 @@
-import {
-  CONTEXT_RECORD,
-  COUNT,
-  ENTRY_RECORD,
-  FIRST_CHILD,
-  type NgramCounts,
-  WORD,
-} from '../estimation/ngram-counts.js';
+import { CONTEXT_RECORD, COUNT, FIRST_CHILD, type NgramCounts, WORD } from '../estimation/ngram-counts.js';
 import type { NgramModel } from '../ngram-model.js';
 import { MARKER_COUNT } from '../words/vocabulary.js';
 import { ByteWriter } from './byte-stream.js';
@@ -52,12 +45,13 @@ function writeCounts(out: ByteWriter, counts: NgramCounts): void {
   counts.compact();
   const unigrams = counts.levels[1];
   out.uint(unigrams.size);
-  for (let w = 0; w < unigrams.size; w++) out.uint(unigrams.entries[w * ENTRY_RECORD + COUNT]);
+  for (let w = 0; w < unigrams.size; w++) out.uint(unigrams.entries[w * unigrams.stride + COUNT]);
   for (let k = 2; k <= counts.order; k++) {
     const level = counts.levels[k];
     const parent = counts.levels[k - 1];
     const contexts = parent.contexts!;
     const entries = level.entries;
+    const stride = level.stride;
     out.uint(level.size);
     for (let p = 0; p < parent.size; p++) {
       const start = contexts[p * CONTEXT_RECORD + FIRST_CHILD];
@@ -65,10 +59,10 @@ function writeCounts(out: ByteWriter, counts: NgramCounts): void {
       out.uint(end - start);
       let previous = 0;
       for (let id = start; id < end; id++) {
-        const word = entries[id * ENTRY_RECORD + WORD];
+        const word = entries[id * stride + WORD];
         out.uint(word - previous);
         previous = word;
-        out.uint(entries[id * ENTRY_RECORD + COUNT]);
+        out.uint(entries[id * stride + COUNT]);
       }
     }
   }

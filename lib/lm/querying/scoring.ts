@@ -10,7 +10,7 @@ export function scoreLine(model: LanguageModel, text: string): LineScore {
   const logProbs: number[] = [];
   const unknown: boolean[] = [];
   for (const token of tokens) {
-    const id = model.vocabulary.has(token) ? model.vocabulary.id(token) : UNK;
+    const id = model.vocabulary.lookup(token);
     logProbs.push(predictor.advance(state, id));
     unknown.push(id === UNK);
   }
@@ -35,23 +35,29 @@ export interface PerplexityReport {
 
 /** Scores every non-empty line of `lines` and sums up as KenLM's `query` does. */
 export function evaluatePerplexity(model: LanguageModel, lines: Iterable<string>): PerplexityReport {
+  const predictor = model.forward;
+  const vocabulary = model.vocabulary;
   let log10Sum = 0;
   let oovSum = 0;
   let tokens = 0;
   let oov = 0;
   let count = 0;
   for (const line of lines) {
-    if (line.trim() === '') continue;
-    const score = scoreLine(model, line);
+    const words = model.tokens(line);
+    if (words.length === 0) continue;
     count++;
-    tokens += score.logProbs.length;
-    for (let i = 0; i < score.logProbs.length; i++) {
-      log10Sum += score.logProbs[i];
-      if (score.unknown[i]) {
+    const state = predictor.startState();
+    for (let i = 0; i < words.length; i++) {
+      const id = vocabulary.lookup(words[i]);
+      const logProb = predictor.advance(state, id);
+      log10Sum += logProb;
+      if (id === UNK) {
         oov++;
-        oovSum += score.logProbs[i];
+        oovSum += logProb;
       }
     }
+    log10Sum += predictor.advance(state, EOS);
+    tokens += words.length + 1;
   }
   return {
     perplexity: 10 ** (-log10Sum / tokens),

@@ -8,11 +8,17 @@ export type TokenizerMode = 'natural' | 'whitespace';
 
 const NATURAL_TOKEN = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*|[^\s\p{L}\p{M}\p{N}]/gu;
 const WHITESPACE = /\s+/;
+/** Text that `split(' ')` cuts as `\s+` does: no whitespace but single inner spaces. */
+const NOT_SINGLE_SPACED = /[^\S ]| {2}|^ | $/;
 const SENTENCE_END = new Set(['.', '!', '?']);
 
-/** The tokens of one line of text, in their surface form. */
+/** The tokens of one line of text, in their surface form (case-folded by `foldCase`, not here). */
 export function tokenize(text: string, mode: TokenizerMode = 'natural'): string[] {
-  if (mode === 'whitespace') return text.split(WHITESPACE).filter((token) => token.length > 0);
+  if (mode === 'whitespace') {
+    if (text === '') return [];
+    if (!NOT_SINGLE_SPACED.test(text)) return text.split(' ');
+    return text.split(WHITESPACE).filter((token) => token.length > 0);
+  }
   return text.match(NATURAL_TOKEN) ?? [];
 }
 

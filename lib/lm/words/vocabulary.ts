@@ -32,6 +32,12 @@ export class Vocabulary {
     return this.ids.get(word) ?? UNK;
   }
 
+  /** The id of a word of the text: `UNK` when it was never learned or is written like a marker. */
+  lookup(word: string): number {
+    const id = this.ids.get(word);
+    return id === undefined || id < MARKER_COUNT ? UNK : id;
+  }
+
   /** True when `word` is a learned word (markers excluded). */
   has(word: string): boolean {
     const id = this.ids.get(word);
