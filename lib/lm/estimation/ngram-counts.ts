@@ -25,7 +25,9 @@ export const THREE_PLUS = 6;
 export const CONTEXT_RECORD = 8;
 
 /** Runs of successors at most this long are searched directly; longer ones through a hash index. */
-const NARROW = 12;
+const NARROW = 16;
+/** Share of the wide index's slots in use (linear probing: about 2 probes to find an entry). */
+const WIDE_LOAD = 0.7;
 const EMPTY_SLOTS = new Int32Array(1);
 
 /** Hash of the key (context, word). */
@@ -34,6 +36,11 @@ function keyHash(context: number, word: number): number {
   h ^= h >>> 15;
   h = Math.imul(h, 0x2c1b3c6d);
   return h ^ (h >>> 12);
+}
+
+/** The slot of hash `h` among `slotCount` (multiply-shift, so the table needs no power-of-two size). */
+function slotOf(h: number, slotCount: number): number {
+  return Math.floor((h >>> 0) * slotCount * 2.3283064365386963e-10);
 }
 
 /** Groups at most this long are sorted by insertion; longer ones through a packed numeric sort. */
@@ -61,7 +68,6 @@ export class CountLevel {
    * successors), whose runs are too long to search quickly: slots hold entry id + 1, 0 when empty.
    */
   private wide: Int32Array = EMPTY_SLOTS;
-  private wideMask = 0;
 
   constructor(
     readonly k: number,
@@ -83,11 +89,13 @@ export class CountLevel {
     const end = parentContexts[(context + 1) * CONTEXT_RECORD + FIRST_CHILD];
     if (end - low > NARROW) {
       const slots = this.wide;
-      const mask = this.wideMask;
-      for (let i = keyHash(context, word) & mask; ; i = (i + 1) & mask) {
+      const slotCount = slots.length;
+      let i = slotOf(keyHash(context, word), slotCount);
+      for (;;) {
         const id = slots[i] - 1;
         if (id < 0) return -1;
         if (entries[id * stride + WORD] === word && id >= low && id < end) return id;
+        if (++i === slotCount) i = 0;
       }
     }
     let high = end - 1;
@@ -110,23 +118,20 @@ export class CountLevel {
         parentContexts[p * CONTEXT_RECORD + FIRST_CHILD];
       if (n > NARROW) wideEntries += n;
     }
-    let slotCount = 16;
-    while (slotCount < wideEntries * 2) slotCount *= 2;
+    const slotCount = Math.ceil(wideEntries / WIDE_LOAD) + 1;
     const slots = new Int32Array(slotCount);
-    const mask = slotCount - 1;
     const entries = this.entries;
     for (let p = 0; p < parentCount; p++) {
       const start = parentContexts[p * CONTEXT_RECORD + FIRST_CHILD];
       const end = parentContexts[(p + 1) * CONTEXT_RECORD + FIRST_CHILD];
       if (end - start <= NARROW) continue;
       for (let id = start; id < end; id++) {
-        let i = keyHash(p, entries[id * this.stride + WORD]) & mask;
-        while (slots[i] !== 0) i = (i + 1) & mask;
+        let i = slotOf(keyHash(p, entries[id * this.stride + WORD]), slotCount);
+        while (slots[i] !== 0) if (++i === slotCount) i = 0;
         slots[i] = id + 1;
       }
     }
     this.wide = slots;
-    this.wideMask = mask;
   }
 
   /** Ints of the records of `entries` entries (and the closing record below the top order). */
