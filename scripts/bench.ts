@@ -1,22 +1,38 @@
 /**
- * Language-model benchmark on the KJV (`npm run bench`): training and query throughput, reply
- * latency per budget, memory, snapshot size and cold start. Prints a table, then the figures as
- * one JSON object on the last line.
+ * The benchmark (`npm run bench`): what the service does, on the KJV, with the peer figure beside
+ * each where one is known. Training, model memory, probability queries (KenLM's test), reply
+ * generation and retrieval at the service's defaults (temperature 0.7, maxTokens 80) in each mode,
+ * snapshot and cold starts, and a load run against `npm start` with autocannon. Prints one table,
+ * then every figure as one JSON object on the last line. `BENCH_LOAD=off` skips the load run,
+ * `BENCH_LOAD_SECONDS` sets its length (default 20).
+ *
+ * The machine may be shared: every timed figure is also given per CPU-second of this process
+ * (or of the server's processes), which other processes' load disturbs far less than wall time.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createModel, EOS, type NgramModel, restoreModel, UNK } from '../lib/lm/index.js';
-import { generateReply, mulberry32, type ReplyBudget, replyBudgets } from '../lib/reply/index.js';
+import autocannon from 'autocannon';
+import { composeReply, evidenceBudgets, type Knowledge } from '../lib/answer/index.js';
+import { createModel, evaluatePerplexity, type NgramModel, restoreModel } from '../lib/lm/index.js';
+import { generateReply, mulberry32, type ReplyMode, replyBudgets } from '../lib/reply/index.js';
+import { queryTermsOf } from '../lib/retrieval/index.js';
 import { createEmbeddedStore, type Store, upstashStore } from '../lib/store/index.js';
 import { createModelKeeper, trainingKeys } from '../lib/training/index.js';
 import { startRedisServer } from '../tests/support/redis-server.js';
 import { startUpstashBridge } from '../tests/support/upstash-bridge.js';
 
-const CORPUS =
-  process.env.BENCH_CORPUS ?? resolve(import.meta.dirname, '../../shared/corpora/kjv/kjv.raw.txt');
+const ROOT = resolve(import.meta.dirname, '..');
+const KJV_DIR = process.env.KJV_DIR ?? resolve(ROOT, '../shared/corpora/kjv');
+const CORPUS = process.env.BENCH_CORPUS ?? join(KJV_DIR, 'kjv.raw.txt');
 const ORDER = 4;
+/** The service's defaults (lib/chat/schema.ts). */
+const TEMPERATURE = 0.7;
+const MAX_TOKENS = 80;
+const MODES: ReplyMode[] = ['instant', 'expert', 'apex'];
 const MESSAGES = [
   'Tell me about Moses and Egypt',
   'What is love?',
@@ -28,8 +44,23 @@ const MESSAGES = [
   'Why do the nations rage?',
   'I am hungry and tired',
   'Sing me a song about the stars',
+  'Who was the mother of Samuel?',
+  'How many sons did Jacob have?',
 ];
-const REPLY_RUNS: Record<keyof typeof replyBudgets, number> = { instant: 60, expert: 12, apex: 4 };
+const CHIT_CHAT = ['hello there', 'good morning to you', 'thanks, bye', 'tell me a story about the sea'];
+const RUNS: Record<ReplyMode, number> = { instant: 120, expert: 40, apex: 8 };
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
+const LOAD_CONNECTIONS = 10;
+
+/** Peer and target figures: KenLM measured on this machine kind (corpus README, issue 14). */
+const PEER = {
+  train: 'lmplz: about 1 s for the 0.83M-token KJV split (one direction)',
+  memory: 'KenLM probing: 26 MB per direction (52 MB for two); target <= 52 MB',
+  queries: 'KenLM: 14.9M tokens/s; target >= 7.5M',
+  instantLoad: 'target >= 500 req/s, p99 <= 100 ms',
+  expertLoad: 'target >= 100 req/s',
+  coldStart: 'target: no worse than ~0.3 s',
+};
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
@@ -41,77 +72,140 @@ function heapBytes(): number {
   return usage.heapUsed + usage.arrayBuffers;
 }
 
-function percentile(sorted: number[], q: number): number {
+function cpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
+function percentile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+const ms = (value: number) => `${value < 10 ? value.toFixed(2) : value.toFixed(0)} ms`;
+const perSecond = (value: number) => `${(value / 1e6).toFixed(2)}M/s`;
+
 /** Training throughput (tokens/s, both directions) and the memory the trained model holds. */
-function benchTraining(text: string): {
-  model: NgramModel;
-  seconds: number;
-  tokensPerSecond: number;
-  memoryBytes: number;
-} {
+function benchTraining(text: string) {
   const before = heapBytes();
   const started = performance.now();
+  const cpu = cpuMs();
   const model = createModel({ order: ORDER });
   model.addText(text);
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = (cpuMs() - cpu) / 1000;
   const memoryBytes = heapBytes() - before;
-  return { model, seconds, tokensPerSecond: model.tokenCount / seconds, memoryBytes };
+  return { model, seconds, cpuSeconds, tokensPerSecond: model.tokenCount / seconds, memoryBytes };
 }
 
-/** Forward probability queries over every line, tokens (with </s>) per second, ids precomputed, after a warm-up pass. */
-function benchQueries(model: NgramModel, lines: string[]): number {
-  const sentences = lines.map((line) =>
-    Int32Array.from(model.tokens(line), (word) =>
-      model.vocabulary.has(word) ? model.vocabulary.id(word) : UNK,
-    ),
-  );
-  const predictor = model.forward;
-  let tokens = 0;
-  let checksum = 0;
-  let started = performance.now();
-  // Pass 0 warms the JIT up and is not timed.
-  for (let pass = 0; pass <= 3; pass++) {
-    if (pass === 1) {
-      tokens = 0;
-      started = performance.now();
-    }
-    for (const ids of sentences) {
-      const state = predictor.startState();
-      for (let i = 0; i < ids.length; i++) checksum += predictor.advance(state, ids[i]);
-      checksum += predictor.advance(state, EOS);
-      tokens += ids.length + 1;
-    }
-  }
+/**
+ * KenLM's query test as `npm run lm -- eval --pretokenized` runs it: a forward order-4 model of the
+ * KJV train split scoring the test split repeated 200 times (17M tokens), text to perplexity.
+ */
+function benchQueries() {
+  const trainFile = join(KJV_DIR, 'kjv.norm.contig.train');
+  const testFile = join(KJV_DIR, 'kjv.norm.contig.test');
+  if (!existsSync(trainFile) || !existsSync(testFile)) return null;
+  const model = createModel({ order: ORDER, tokenizer: 'whitespace', directions: 'forward' });
+  model.addText(readFileSync(trainFile, 'utf8'));
+  const test = readFileSync(testFile, 'utf8').split(/\r?\n/);
+  evaluatePerplexity(model, test);
+  const lines: string[] = [];
+  for (let i = 0; i < 200; i++) lines.push(...test);
+  const started = performance.now();
+  const cpu = cpuMs();
+  const report = evaluatePerplexity(model, lines);
   const seconds = (performance.now() - started) / 1000;
-  if (!Number.isFinite(checksum)) throw new Error('query checksum is not finite');
-  return tokens / seconds;
+  const cpuSeconds = (cpuMs() - cpu) / 1000;
+  return {
+    tokens: report.tokens,
+    perplexity: report.perplexity,
+    tokensPerSecond: report.tokens / seconds,
+    tokensPerCpuSecond: report.tokens / cpuSeconds,
+  };
 }
 
-/** Reply latency percentiles for one budget. */
-function benchReplies(
-  model: NgramModel,
-  budget: ReplyBudget,
-  runs: number,
-): { p50: number; p95: number; candidates: number } {
-  const random = mulberry32(2024);
+/** Latency percentiles (and CPU per call) of `run` over `messages`, after a warm-up round. */
+function timeCalls(messages: readonly string[], runs: number, run: (message: string) => number | undefined) {
+  for (const message of messages) run(message);
   const latencies: number[] = [];
-  let candidates = 0;
+  let work = 0;
+  const cpu = cpuMs();
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    const reply = generateReply(model, { message: MESSAGES[i % MESSAGES.length], budget, random });
+    work += run(messages[i % messages.length]) ?? 0;
     latencies.push(performance.now() - started);
-    candidates += reply.candidates;
   }
-  latencies.sort((a, b) => a - b);
-  return { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), candidates: candidates / runs };
+  return {
+    p50: percentile(latencies, 0.5),
+    p95: percentile(latencies, 0.95),
+    cpuMs: (cpuMs() - cpu) / runs,
+    work: work / runs,
+  };
+}
+
+/** The generator alone (chit-chat) at the service's defaults: candidates grown per mode budget. */
+function benchGeneration(model: NgramModel, mode: ReplyMode) {
+  const random = mulberry32(2024);
+  return timeCalls(CHIT_CHAT, RUNS[mode], (message) => {
+    const reply = generateReply(model, {
+      message,
+      budget: replyBudgets[mode],
+      temperature: TEMPERATURE,
+      maxTokens: MAX_TOKENS,
+      random,
+    });
+    return reply.candidates;
+  });
+}
+
+/** Retrieval alone: BM25 search for the message's words, as many passages as the mode retrieves. */
+function benchRetrieval(knowledge: Knowledge, mode: ReplyMode) {
+  return timeCalls(MESSAGES, RUNS[mode] * 10, (message) => {
+    return knowledge.passages.search(queryTermsOf(message, 1), evidenceBudgets[mode].retrieve).length;
+  });
+}
+
+/** A whole local reply as the chat endpoints compose it (retrieval and evidence, or the generator). */
+function benchCompose(knowledge: Knowledge, mode: ReplyMode) {
+  const random = mulberry32(7);
+  return timeCalls(MESSAGES, RUNS[mode], (message) => {
+    composeReply(knowledge, {
+      message,
+      userTurns: [],
+      evidence: evidenceBudgets[mode],
+      chitChat: replyBudgets[mode],
+      temperature: TEMPERATURE,
+      maxTokens: MAX_TOKENS,
+      random,
+    });
+    return undefined;
+  });
+}
+
+/** The text as training parts of at most ~900 kB, cut at line ends (POST /api/train takes 1 MB). */
+function trainingParts(text: string, partBytes = 900_000): string[] {
+  const parts: string[] = [];
+  let part: string[] = [];
+  let bytes = 0;
+  for (const line of text.split('\n')) {
+    const size = Buffer.byteLength(line) + 1;
+    if (bytes + size > partBytes && part.length > 0) {
+      parts.push(part.join('\n'));
+      part = [];
+      bytes = 0;
+    }
+    part.push(line);
+    bytes += size;
+  }
+  if (part.length > 0) parts.push(part.join('\n'));
+  return parts;
 }
 
 /**
  * A cold start as a fresh instance does it: restore the snapshot, replay the chunks stored after
- * it, answer one query. Takes the bytes and chunks so a store-backed run can hand in what it read.
+ * it, answer one query.
  */
 export function measureColdStart(
   snapshot: Uint8Array,
@@ -126,12 +220,9 @@ export function measureColdStart(
 
 /**
  * Cold start of an instance on a store that holds the whole text as 100 training chunks and a
- * snapshot covering 95 of them: the time until the model can answer.
+ * snapshot covering 95 of them: the time until the model and the passage index can answer.
  */
-async function measureStoreColdStart(
-  store: Store,
-  text: string,
-): Promise<{ chunks: number; tailChunks: number; readyMs: number; storedSnapshotBytes: number }> {
+async function measureStoreColdStart(store: Store, text: string) {
   const lines = text.split('\n');
   const chunks = 100;
   const perChunk = Math.ceil(lines.length / chunks);
@@ -141,19 +232,14 @@ async function measureStoreColdStart(
   }
   const cold = createModelKeeper(store, { order: ORDER, snapshotEvery: 1_000_000 });
   const started = performance.now();
-  await cold.current();
+  await cold.knowledge();
   const readyMs = performance.now() - started;
   const storedSnapshotBytes = (await store.getBlob(trainingKeys.snapshot))?.byteLength ?? 0;
   return { chunks, tailChunks: 5, readyMs, storedSnapshotBytes };
 }
 
-/**
- * The same on a real Redis through the Upstash REST bridge of the tests (the real @upstash/redis
- * client, base64 blob parts and all); undefined when redis-server is not installed.
- */
-async function measureRedisColdStart(
-  text: string,
-): Promise<Awaited<ReturnType<typeof measureStoreColdStart>> | undefined> {
+/** The same on a real Redis through the Upstash REST bridge of the tests; undefined without redis-server. */
+async function measureRedisColdStart(text: string) {
   let redis: Awaited<ReturnType<typeof startRedisServer>>;
   try {
     redis = await startRedisServer();
@@ -170,8 +256,234 @@ async function measureRedisColdStart(
   }
 }
 
+/** CPU milliseconds used so far by the processes of process group `group` (Linux /proc). */
+function groupCpuMs(group: number): number {
+  const ticks = 100;
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) !== group) continue;
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks;
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return total;
+}
+
+async function waitForServer(url: string, server: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`npm start exited with ${server.exitCode}`);
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((done) => setTimeout(done, 250));
+  }
+  throw new Error('npm start did not answer within 2 minutes');
+}
+
+/** This process's environment without what would send the server to Redis or an external model. */
+function localEnvironment(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (/^(UPSTASH_|KV_|LLM_|OIDC_)/.test(name)) delete env[name];
+  }
+  return env;
+}
+
+interface LoadFigures {
+  mode: ReplyMode;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  errors: number;
+  non2xx: number;
+  serverCpuMsPerRequest: number;
+}
+
+/**
+ * `npm start` on an embedded store in a temporary DATA_DIR with rate limits and session limits out
+ * of the way, trained on the corpus through POST /api/train, then autocannon: LOAD_SECONDS at
+ * LOAD_CONNECTIONS connections per mode, every request a new session, the messages in turn.
+ */
+async function benchLoad(text: string): Promise<{ figures: LoadFigures[]; trainSeconds: number }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-'));
+  const port = 4100 + Math.floor(Math.random() * 800);
+  const url = `http://127.0.0.1:${port}`;
+  const server = spawn('npm', ['start', '--silent'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...localEnvironment(),
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      STARTER_TEXT: 'off',
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_REQUESTS: '1000000',
+      SESSION_LIMIT_FREE: '1000000',
+      SESSION_LIMIT_SIGNED_IN: '1000000',
+    },
+  });
+  const group = server.pid!;
+  try {
+    await waitForServer(url, server);
+    const started = performance.now();
+    for (const part of trainingParts(text)) {
+      const response = await fetch(`${url}/api/train`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: part }),
+      });
+      if (!response.ok) throw new Error(`POST /api/train: ${response.status} ${await response.text()}`);
+    }
+    const trainSeconds = (performance.now() - started) / 1000;
+    const figures: LoadFigures[] = [];
+    for (const mode of ['instant', 'expert'] as const) {
+      let sent = 0;
+      const body = () =>
+        JSON.stringify({
+          message: MESSAGES[sent % MESSAGES.length],
+          sessionId: `bench-${mode}-${sent++}`,
+          modelMode: mode,
+        });
+      // One request to bring the model and the passage index in, and a short warm-up.
+      await fetch(`${url}/api/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body(),
+      });
+      await autocannon({
+        url,
+        connections: LOAD_CONNECTIONS,
+        duration: 2,
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/chat',
+            headers: { 'content-type': 'application/json' },
+            setupRequest: (request) => ({ ...request, body: body() }),
+          },
+        ],
+      });
+      const cpuBefore = groupCpuMs(group);
+      const result = await autocannon({
+        url,
+        connections: LOAD_CONNECTIONS,
+        duration: LOAD_SECONDS,
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/chat',
+            headers: { 'content-type': 'application/json' },
+            setupRequest: (request) => ({ ...request, body: body() }),
+          },
+        ],
+      });
+      const cpu = groupCpuMs(group) - cpuBefore;
+      const requests = result.requests.total;
+      figures.push({
+        mode,
+        requestsPerSecond: requests / (result.duration || LOAD_SECONDS),
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        requests,
+        errors: result.errors + result.timeouts,
+        non2xx: result.non2xx,
+        serverCpuMsPerRequest: requests > 0 ? cpu / requests : 0,
+      });
+    }
+    return { figures, trainSeconds };
+  } finally {
+    try {
+      process.kill(-group, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+    await new Promise((done) => setTimeout(done, 500));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const text = readFileSync(CORPUS, 'utf8');
+  const rows: [string, string, string][] = [];
+  const figures: Record<string, unknown> = {
+    corpus: CORPUS,
+    order: ORDER,
+    temperature: TEMPERATURE,
+    maxTokens: MAX_TOKENS,
+  };
+
+  const training = benchTraining(text);
+  const model = training.model;
+  rows.push([
+    'training (order 4, both directions)',
+    `${training.seconds.toFixed(2)} s, ${Math.round(training.tokensPerSecond).toLocaleString('en')} tokens/s`,
+    PEER.train,
+  ]);
+  rows.push([
+    'model memory after training',
+    `${mb(training.memoryBytes)} (typed arrays ${mb(model.byteLength)})`,
+    PEER.memory,
+  ]);
+  Object.assign(figures, {
+    tokens: model.tokenCount,
+    vocabSize: model.vocabSize,
+    trainSeconds: training.seconds,
+    trainCpuSeconds: training.cpuSeconds,
+    modelMemoryBytes: training.memoryBytes,
+    typedArrayBytes: model.byteLength,
+  });
+
+  const queries = benchQueries();
+  rows.push([
+    'probability queries (order 4, KJV test x200)',
+    queries
+      ? `${perSecond(queries.tokensPerSecond)} (${perSecond(queries.tokensPerCpuSecond)} per CPU-s), ppl ${queries.perplexity.toFixed(2)}`
+      : 'skipped (no kjv.norm.contig.* in KJV_DIR)',
+    PEER.queries,
+  ]);
+  figures.queries = queries;
+
+  const generation = Object.fromEntries(MODES.map((mode) => [mode, benchGeneration(model, mode)]));
+  for (const mode of MODES) {
+    const g = generation[mode];
+    rows.push([
+      `generator, ${mode} (T ${TEMPERATURE}, ${MAX_TOKENS} tokens, ${replyBudgets[mode].candidates} candidates / ${replyBudgets[mode].timeMs} ms)`,
+      `p50 ${ms(g.p50)}, p95 ${ms(g.p95)}, ${g.work.toFixed(0)} candidates`,
+      'issue 14 before: instant 12.5-13 ms at T 0.7',
+    ]);
+  }
+  figures.generation = generation;
+
+  const keeper = createModelKeeper(createEmbeddedStore(), { order: ORDER, snapshotEvery: 1_000_000 });
+  for (const part of trainingParts(text)) await keeper.train(part);
+  const knowledge = await keeper.knowledge();
+  const retrieval = Object.fromEntries(MODES.map((mode) => [mode, benchRetrieval(knowledge, mode)]));
+  const compose = Object.fromEntries(MODES.map((mode) => [mode, benchCompose(knowledge, mode)]));
+  for (const mode of MODES) {
+    const r = retrieval[mode];
+    rows.push([
+      `retrieval, ${mode} (top ${evidenceBudgets[mode].retrieve} of ${knowledge.passages.size.toLocaleString('en')} passages)`,
+      `p50 ${ms(r.p50)}, p95 ${ms(r.p95)}`,
+      '',
+    ]);
+  }
+  for (const mode of MODES) {
+    const c = compose[mode];
+    rows.push([`local reply, ${mode} (questions and chit-chat)`, `p50 ${ms(c.p50)}, p95 ${ms(c.p95)}`, '']);
+  }
+  Object.assign(figures, { retrieval, compose, passages: knowledge.passages.size });
+
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   const tailChunks = 5;
   const chunkLines = 20;
@@ -179,93 +491,61 @@ async function main(): Promise<void> {
   const tail = Array.from({ length: tailChunks }, (_, i) =>
     lines.slice(head.length + i * chunkLines, head.length + (i + 1) * chunkLines).join('\n'),
   );
-
-  const training = benchTraining(text);
-  const queryTokensPerSecond = benchQueries(training.model, lines);
-  const replies = Object.fromEntries(
-    (Object.keys(replyBudgets) as (keyof typeof replyBudgets)[]).map((mode) => [
-      mode,
-      benchReplies(training.model, replyBudgets[mode], REPLY_RUNS[mode]),
-    ]),
-  );
-
   const headModel = createModel({ order: ORDER });
   headModel.addText(head.join('\n'));
-  let started = performance.now();
+  const started = performance.now();
   const snapshot = headModel.serialize();
   const serializeMs = performance.now() - started;
   measureColdStart(snapshot, tail);
-  started = performance.now();
   const coldStart = measureColdStart(snapshot, tail);
-
-  const figures = {
-    corpus: CORPUS,
-    order: ORDER,
-    tokens: training.model.tokenCount,
-    vocabSize: training.model.vocabSize,
-    trainSeconds: training.seconds,
-    trainTokensPerSecond: training.tokensPerSecond,
-    queryTokensPerSecond,
-    replies,
-    modelMemoryBytes: training.memoryBytes,
-    typedArrayBytes: training.model.byteLength,
-    snapshotBytes: snapshot.length,
-    snapshotBase64Bytes: Math.ceil(snapshot.length / 3) * 4,
-    serializeMs,
-    coldStart: { ...coldStart, tailChunks, tailLines: tailChunks * chunkLines },
-  };
-
-  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-  const rows: [string, string, string][] = [
-    [
-      'training (order 4, both directions)',
-      `${Math.round(figures.trainTokensPerSecond).toLocaleString('en')} tokens/s`,
-      `${figures.trainSeconds.toFixed(2)} s for ${figures.tokens.toLocaleString('en')} tokens`,
-    ],
-    [
-      'probability queries (forward)',
-      `${(queryTokensPerSecond / 1e6).toFixed(2)}M tokens/s`,
-      'target >= 2M/s',
-    ],
-    ...Object.entries(replies).map(([mode, r]): [string, string, string] => [
-      `reply latency, ${mode}`,
-      `p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms`,
-      `${r.candidates.toFixed(0)} candidates on average${mode === 'instant' ? ', target p50 <= 50 ms' : ''}`,
-    ]),
-    [
-      'model memory after training',
-      mb(figures.modelMemoryBytes),
-      `typed arrays ${mb(figures.typedArrayBytes)}, target <= 100 MB`,
-    ],
-    [
-      'snapshot',
-      mb(figures.snapshotBytes),
-      `${mb(figures.snapshotBase64Bytes)} as base64, written in ${serializeMs.toFixed(0)} ms`,
-    ],
-    [
-      'cold start (snapshot + 5 chunks)',
-      `${coldStart.readyMs.toFixed(0)} ms`,
-      `restore ${coldStart.restoreMs.toFixed(0)} ms, target <= 1000 ms`,
-    ],
-  ];
-
+  rows.push([
+    'model snapshot',
+    `${mb(snapshot.length)}, written in ${ms(serializeMs)}`,
+    `${mb(Math.ceil(snapshot.length / 3) * 4)} as base64`,
+  ]);
+  rows.push([
+    'cold start in process (snapshot + 5 chunks)',
+    `${ms(coldStart.readyMs)} (restore ${ms(coldStart.restoreMs)})`,
+    '',
+  ]);
   const storeCold = await measureStoreColdStart(createEmbeddedStore(), text);
   rows.push([
-    'cold start from the embedded store',
-    `${storeCold.readyMs.toFixed(0)} ms`,
-    `${storeCold.chunks} chunks, deflated snapshot of ${mb(storeCold.storedSnapshotBytes)} + ${storeCold.tailChunks}-chunk tail`,
+    'cold start from the embedded store (model + passages)',
+    ms(storeCold.readyMs),
+    `100 chunks, deflated snapshot ${mb(storeCold.storedSnapshotBytes)} + 5-chunk tail`,
   ]);
   const redisCold = await measureRedisColdStart(text);
   rows.push([
-    'cold start from Redis (REST bridge)',
-    redisCold ? `${redisCold.readyMs.toFixed(0)} ms` : 'skipped',
-    redisCold ? 'real redis-server on loopback, @upstash/redis client' : 'redis-server not installed',
+    'cold start from Redis (REST bridge, model + passages)',
+    redisCold ? ms(redisCold.readyMs) : 'skipped (no redis-server)',
+    PEER.coldStart,
   ]);
-  Object.assign(figures, { storeColdStart: storeCold, redisColdStart: redisCold ?? null });
+  Object.assign(figures, {
+    snapshotBytes: snapshot.length,
+    serializeMs,
+    coldStart: { ...coldStart, tailChunks, tailLines: tailChunks * chunkLines },
+    storeColdStart: storeCold,
+    redisColdStart: redisCold ?? null,
+  });
+
+  if (process.env.BENCH_LOAD !== 'off') {
+    const load = await benchLoad(text);
+    for (const f of load.figures) {
+      rows.push([
+        `npm start under autocannon, ${f.mode} (${LOAD_SECONDS} s, ${LOAD_CONNECTIONS} connections)`,
+        `${f.requestsPerSecond.toFixed(0)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, ${f.errors + f.non2xx} failed; server ${f.serverCpuMsPerRequest.toFixed(2)} CPU-ms/request`,
+        f.mode === 'instant' ? PEER.instantLoad : PEER.expertLoad,
+      ]);
+    }
+    figures.load = load;
+  }
+
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i].length)));
-  for (const row of rows)
-    process.stdout.write(row.map((cell, i) => cell.padEnd(widths[i])).join('  ') + '\n');
-  process.stdout.write(JSON.stringify(figures) + '\n');
+  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+  process.stdout.write(`${line(['measure', 'this service', 'peer / target'])}\n`);
+  process.stdout.write(`${line(widths.map((width) => '-'.repeat(width)))}\n`);
+  for (const row of rows) process.stdout.write(`${line(row)}\n`);
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
 }
 
 await main();

@@ -30,12 +30,31 @@ describe('incremental training', () => {
       const chunk = lines.slice(i, i + 25).join('\n');
       queried.addText(chunk);
       quiet.addText(chunk);
-      // Scoring sorts the waiting n-grams in; the other model keeps adding to its pending hash.
-      scoreLine(queried, lines[i]);
+      // One model sorts its new n-grams in at once; the other keeps them in its pending hash.
+      queried.forwardCounts.compact();
+      queried.backwardCounts?.compact();
       expect(queried.forwardCounts.pendingEntries).toBe(0);
     }
     expect(quiet.forwardCounts.pendingEntries).toBeGreaterThan(0);
     expect(scores(quiet)).toEqual(scores(queried));
+    const backwards = (model: NgramModel) => {
+      const state = model.backward!.startState();
+      return probe
+        .slice(0, 5)
+        .flatMap((line) =>
+          model.tokens(line).map((word) => model.backward!.advance(state, model.vocabulary.lookup(word))),
+        );
+    };
+    expect(backwards(quiet)).toEqual(backwards(queried));
+    // Sampling weighs the successors of both kinds: the same tempered normalisers either way.
+    const normalisers = (model: NgramModel) =>
+      ['the', 'and', 'of'].map((word) => {
+        const state = model.forward.startState();
+        model.forward.advance(state, model.vocabulary.lookup(word));
+        return model.forward.temperedTotal(state, 0.7);
+      });
+    const pending = normalisers(quiet);
+    normalisers(queried).forEach((total, i) => expect(pending[i]).toBeCloseTo(total, 12));
     expect(quiet.serialize()).toEqual(queried.serialize());
   });
 

@@ -14,7 +14,6 @@ import { modifiedKneserNeyDiscounts } from './discounts.js';
 import {
   CONTEXT_RECORD,
   COUNT,
-  FIRST_CHILD,
   type NgramCounts,
   ONES,
   THREE_PLUS,
@@ -25,7 +24,6 @@ import {
 
 // Module-local copies for the query loop: transpiled imports are read through getters.
 const CONTEXT = CONTEXT_RECORD;
-const AT_FIRST_CHILD = FIRST_CHILD;
 const AT_COUNT = COUNT;
 const AT_WORD = WORD;
 const AT_TOTAL = TOTAL;
@@ -90,7 +88,6 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
   refresh(): void {
     const counts = this.counts;
     if (this.seenVersion === counts.version) return;
-    counts.compact();
     this.seenVersion = counts.version;
     for (let k = 1; k <= counts.order; k++) {
       this.discounts[k].set(modifiedKneserNeyDiscounts(counts.countsOfCounts[k]), 1);
@@ -164,7 +161,12 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
     next[1] = word;
     const ids = state.ids;
     const found = this.found;
-    for (let k = 2; k <= top; k++) found[k] = levels[k].findSorted(levels[k - 1].contexts!, ids[k - 1], word);
+    if (this.counts.pendingCount === 0) {
+      for (let k = 2; k <= top; k++)
+        found[k] = levels[k].findSorted(levels[k - 1].contexts!, ids[k - 1], word);
+    } else {
+      for (let k = 2; k <= top; k++) found[k] = this.counts.find(k, ids[k - 1], word);
+    }
     for (let k = 2; k <= top; k++) {
       const contexts = levels[k - 1].contexts!;
       const at = ids[k - 1] * CONTEXT;
@@ -221,32 +223,27 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
     into.clear();
     const counts = this.counts;
     const context = state.ids[k - 1];
-    const contexts = counts.levels[k - 1].contexts!;
-    const total = contexts[context * CONTEXT + AT_TOTAL];
+    const total = counts.statOf(k - 1, context, AT_TOTAL);
     if (total === 0) return;
     const gamma = this.gamma(k - 1, context);
     const d = this.discounts[k];
-    const entries = counts.levels[k].entries;
-    const stride = counts.levels[k].stride;
+    const level = counts.levels[k];
     const unigrams = k === 2 ? this.unigramTable().probs : null;
-    const lowerWords = below?.words;
-    const lowerProbs = below?.probs;
     let from = 0;
-    const end = contexts[(context + 1) * CONTEXT + AT_FIRST_CHILD];
-    for (let id = contexts[context * CONTEXT + AT_FIRST_CHILD]; id < end; id++) {
-      const c = entries[id * stride + AT_COUNT];
-      const word = entries[id * stride + AT_WORD];
+    counts.forEachSuccessor(k, context, (id) => {
+      const c = level.entries[id * level.stride + AT_COUNT];
+      const word = level.entries[id * level.stride + AT_WORD];
       let lower: number;
       if (unigrams) lower = unigrams[word];
       else {
-        const at = lowerWords ? searchFrom(lowerWords, from, below!.size, word) : -1;
+        const at = below ? searchFrom(below.words, from, below.size, word) : -1;
         if (at >= 0) {
-          lower = lowerProbs![at];
+          lower = below!.probs[at];
           from = at + 1;
         } else lower = this.interpolate(state, word, k - 1);
       }
       into.push(word, (c - d[c < 3 ? c : 3]) / total + gamma * lower, lower);
-    }
+    });
   }
 
   backoff(state: ContextState, k: number): number {
@@ -254,8 +251,7 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
   }
 
   contains(state: ContextState, k: number, word: number): boolean {
-    const levels = this.counts.levels;
-    return levels[k].findSorted(levels[k - 1].contexts!, state.ids[k - 1], word) >= 0;
+    return this.counts.find(k, state.ids[k - 1], word) >= 0;
   }
 
   mostProbable(state: ContextState): number {
@@ -270,18 +266,15 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
     const top = Math.min(state.length + 1, counts.order);
     for (let k = 2; k <= top; k++) {
       const context = state.ids[k - 1];
-      const contexts = counts.levels[k - 1].contexts!;
-      const total = contexts[context * CONTEXT + AT_TOTAL];
+      const total = counts.statOf(k - 1, context, AT_TOTAL);
       if (total === 0) break;
       into.multiply(this.gamma(k - 1, context));
       const d = this.discounts[k];
-      const entries = counts.levels[k].entries;
-      const stride = counts.levels[k].stride;
-      const end = contexts[(context + 1) * CONTEXT + AT_FIRST_CHILD];
-      for (let id = contexts[context * CONTEXT + AT_FIRST_CHILD]; id < end; id++) {
-        const c = entries[id * stride + AT_COUNT];
-        into.add(entries[id * stride + AT_WORD], (c - d[c < 3 ? c : 3]) / total);
-      }
+      const level = counts.levels[k];
+      counts.forEachSuccessor(k, context, (id) => {
+        const c = level.entries[id * level.stride + AT_COUNT];
+        into.add(level.entries[id * level.stride + AT_WORD], (c - d[c < 3 ? c : 3]) / total);
+      });
     }
   }
 

@@ -63,6 +63,8 @@ export class CountLevel {
   /** The same array as `entries` below the top order (read as context records); null at the top. */
   contexts!: Int32Array | null;
   pending: NgramLevel | null = null;
+  /** The first pending successor (local id in `pending`, chained by its `nextSibling`) of each context that has one. */
+  pendingChildren: Map<number, number> | null = null;
   /**
    * Hash of the (context, word) keys of the successors of wide contexts (more than `NARROW`
    * successors), whose runs are too long to search quickly: slots hold entry id + 1, 0 when empty.
@@ -144,10 +146,16 @@ export class CountLevel {
     this.contexts = this.isTop ? null : records;
   }
 
-  /** Room for `needed` entries. */
+  /**
+   * Room for `needed` entries. A level that has sorted entries grows by an eighth at a time: what
+   * is added to a large trained model is usually little, and the spare room is kept until the
+   * next compaction.
+   */
   reserve(needed: number): void {
     if (this.recordsFor(needed) <= this.entries.length) return;
-    const capacity = nextCapacity(this.entries.length / this.stride, needed + 1);
+    const current = this.entries.length / this.stride;
+    const capacity =
+      this.sorted > 0 ? Math.max(needed + 1, Math.ceil(current * 1.125)) : nextCapacity(current, needed + 1);
     this.setRecords(resizeInt32(this.entries, this.recordsFor(capacity)));
   }
 
@@ -180,6 +188,8 @@ export class NgramCounts {
   readonly countsOfCounts: Float64Array[];
   /** Bumped on every change, so derived values (discounts, samplers) know when to recompute. */
   version = 0;
+  /** Entries added since the last compaction, all orders (0: every lookup can take the sorted path). */
+  pendingCount = 0;
   private readonly ids: Int32Array;
   private readonly previous: Int32Array;
   private readonly fresh: Uint8Array;
@@ -272,9 +282,29 @@ export class NgramCounts {
 
   /** Entries added since the last compaction, all orders. */
   get pendingEntries(): number {
-    let pending = 0;
-    for (let k = 1; k <= this.order; k++) pending += this.levels[k].size - this.levels[k].sorted;
-    return pending;
+    return this.pendingCount;
+  }
+
+  /**
+   * Calls `visit` with every successor entry (order k) of the context entry `context` (order
+   * k-1): its sorted run, by word, then those added since, in no order.
+   */
+  forEachSuccessor(k: number, context: number, visit: (id: number) => void): void {
+    const level = this.levels[k];
+    const parent = this.levels[k - 1];
+    if (context < parent.sorted) {
+      const contexts = parent.contexts!;
+      const end = contexts[(context + 1) * CONTEXT_RECORD + FIRST_CHILD];
+      for (let id = contexts[context * CONTEXT_RECORD + FIRST_CHILD]; id < end; id++) visit(id);
+    }
+    const pending = level.pending;
+    if (pending === null) return;
+    for (
+      let local = level.pendingChildren!.get(context) ?? -1;
+      local >= 0;
+      local = pending.nextSibling[local]
+    )
+      visit(level.sorted + local);
   }
 
   /**
@@ -283,7 +313,8 @@ export class NgramCounts {
    * for the newcomers). Renumbers every entry; ids held from before are invalid after it.
    */
   compact(): void {
-    if (this.pendingEntries === 0) return;
+    if (this.pendingCount === 0) return;
+    this.pendingCount = 0;
     // Every entry's context (an old id of the order below), read before anything moves.
     const contextsOf: Int32Array[] = [];
     for (let k = 2; k <= this.order; k++) contextsOf[k] = this.contextColumn(k);
@@ -362,6 +393,7 @@ export class NgramCounts {
     level.setRecords(newEntries);
     level.sorted = size;
     level.pending = null;
+    level.pendingChildren = null;
     level.indexWide(parentContexts, parentSize);
     return rank;
   }
@@ -381,6 +413,7 @@ export class NgramCounts {
     level.size = size;
     level.sorted = size;
     level.pending = null;
+    level.pendingChildren = null;
     const entries = level.entries;
     if (k === 1) {
       parentContexts[FIRST_CHILD] = 0;
@@ -415,6 +448,7 @@ export class NgramCounts {
     const level = this.levels[k];
     if (k === 1) {
       if (word >= level.size) {
+        this.pendingCount += word + 1 - level.size;
         level.reserve(word + 1);
         for (let w = level.size; w <= word; w++) level.entries[w * level.stride + WORD] = w;
         level.size = word + 1;
@@ -422,7 +456,12 @@ export class NgramCounts {
       return word;
     }
     level.pending ??= new NgramLevel(false, true);
-    const id = level.sorted + level.pending.add(context, word);
+    const local = level.pending.add(context, word);
+    level.pendingChildren ??= new Map();
+    level.pending.nextSibling[local] = level.pendingChildren.get(context) ?? -1;
+    level.pendingChildren.set(context, local);
+    this.pendingCount++;
+    const id = level.sorted + local;
     level.reserve(id + 1);
     level.size = id + 1;
     level.entries[id * level.stride + WORD] = word;
