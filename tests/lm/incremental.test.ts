@@ -54,7 +54,7 @@ describe('incremental training', () => {
         return model.forward.temperedTotal(state, 0.7);
       });
     const pending = normalisers(quiet);
-    normalisers(queried).forEach((total, i) => expect(pending[i]).toBeCloseTo(total, 12));
+    for (const [i, total] of normalisers(queried).entries()) expect(pending[i]).toBeCloseTo(total, 12);
     expect(quiet.serialize()).toEqual(queried.serialize());
   });
 
