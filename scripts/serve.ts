@@ -1,3 +1,4 @@
+import './allocator.js';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { ConfigError, getConfig, upstashCredentials } from '../lib/config/index.js';

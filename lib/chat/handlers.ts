@@ -8,7 +8,7 @@ import {
 } from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
 import type { Services } from '../services/index.js';
-import { sessionHeaders } from '../sessions/index.js';
+import { scopedSessionId, sessionHeaders } from '../sessions/index.js';
 import { signedInUser } from './identity.js';
 import { readChatImage } from './image-input.js';
 import { respondToChat } from './respond.js';
@@ -23,10 +23,14 @@ export function chatHandlers(services: () => Services): { POST: MethodHandler } 
       return underClientLimit(
         current.limiter,
         request,
-        { failOpen: config.RATE_LIMIT_FAIL_OPEN },
+        { failOpen: config.RATE_LIMIT_FAIL_OPEN, clientAddress: current.clientAddress },
         async () => {
           const body = validate(chatRequestSchema, await readJson(request, CHAT_BODY_LIMIT_BYTES));
           const user = await signedInUser(request, current.verifier);
+          body.sessionId = scopedSessionId(body.sessionId, {
+            userSubject: user?.subject,
+            address: current.clientAddress(request),
+          });
           const image = body.imageBase64 ? await readChatImage(body.imageBase64) : undefined;
           const limit = user ? config.SESSION_LIMIT_SIGNED_IN : config.SESSION_LIMIT_FREE;
           if (body.stream ?? acceptsEventStream(request)) {

@@ -43,6 +43,15 @@ export const configSchema = v.object({
   RATE_LIMIT_REQUESTS: integerVar(60, 1, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: integerVar(60, 1, 86_400),
   RATE_LIMIT_FAIL_OPEN: v.optional(booleanVar, 'true'),
+  TRUST_PROXY_HEADER: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.toLowerCase(),
+      v.regex(/^[a-z0-9!#$%&'*+.^_`|~-]+$/, 'must be one header name, e.g. x-forwarded-for or x-real-ip'),
+    ),
+  ),
+  TRUST_PROXY_HOPS: integerVar(1, 1, 10),
 
   SESSION_LIMIT_FREE: integerVar(20, 1, 1_000_000),
   SESSION_LIMIT_SIGNED_IN: integerVar(50, 1, 1_000_000),

@@ -1,5 +1,6 @@
 import { getConfig } from '../config/index.js';
-import type { HttpError } from '../http/index.js';
+import { type HttpError, storeUnavailable } from '../http/index.js';
+import { logError } from '../log/index.js';
 import type { Services } from '../services/index.js';
 import { serviceVersion } from '../services/index.js';
 
@@ -30,13 +31,8 @@ export async function healthReport(services: Services): Promise<HealthReport> {
     const [, vocabSize] = await Promise.all([services.store.ping(), services.model.vocabSize()]);
     return { status: 'ok', vocabSize, ...base };
   } catch (error) {
-    return {
-      status: 'degraded',
-      vocabSize: null,
-      ...base,
-      error: `The store cannot be reached: ${(error as Error).message}`,
-      code: 'store_unavailable',
-    };
+    logError('store_unavailable', error, { path: 'health' });
+    return { status: 'degraded', vocabSize: null, ...base, ...storeUnavailableBody() };
   }
 }
 
@@ -53,4 +49,20 @@ export function unconfiguredReport(error: HttpError): HealthReport {
     error: error.message,
     code: error.code,
   };
+}
+
+/** Whether the store answers; failures are logged, never shown. */
+export async function storeReachable(services: Services): Promise<boolean> {
+  try {
+    await services.store.ping();
+    return true;
+  } catch (error) {
+    logError('store_unavailable', error, { path: 'health' });
+    return false;
+  }
+}
+
+/** The `error` and `code` of a degraded health report: what to do, nothing about the backend. */
+export function storeUnavailableBody(): { error: string; code: 'store_unavailable' } {
+  return { error: storeUnavailable().message, code: 'store_unavailable' };
 }

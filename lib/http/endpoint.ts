@@ -1,6 +1,7 @@
 import { logError, logInfo } from '../log/index.js';
-import { HttpError } from './errors.js';
-import { corsHeaders, errorResponse } from './responses.js';
+import { StoreUnavailableError } from '../store/unavailable.js';
+import { HttpError, storeUnavailable } from './errors.js';
+import { corsHeaders, errorResponse, securityHeaders } from './responses.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -21,10 +22,11 @@ export interface Endpoint {
 }
 
 /**
- * Wraps the method handlers of one path with what every endpoint shares: CORS, OPTIONS
- * preflight (204), HEAD wherever GET is (GET's status and headers, no body), 405 with Allow for
- * other methods, HttpError -> JSON error, any other exception -> logged 500 without details,
- * and one log line per request.
+ * Wraps the method handlers of one path with what every endpoint shares: CORS and security
+ * headers, OPTIONS preflight (204), HEAD wherever GET is (GET's status and headers, no body), 405
+ * with Allow for other methods, HttpError -> JSON error, a store failure -> 503
+ * `store_unavailable` (details logged, none in the body), any other exception -> logged 500
+ * without details, and one log line per request.
  */
 export function endpoint(
   handlers: Partial<Record<Method, MethodHandler>>,
@@ -58,6 +60,7 @@ export function endpoint(
         status: 204,
         headers: {
           ...corsHeaders,
+          ...securityHeaders,
           ...(requested ? { 'Access-Control-Allow-Headers': requested } : {}),
           'Access-Control-Allow-Methods': allow,
           Allow: allow,
@@ -79,6 +82,10 @@ export function endpoint(
       return withCors(await handler(request));
     } catch (error) {
       if (error instanceof HttpError) return renderError(error);
+      if (error instanceof StoreUnavailableError) {
+        logError('store_unavailable', error, { method, path: new URL(request.url).pathname });
+        return renderError(storeUnavailable());
+      }
       logError('unhandled', error, { method, path: new URL(request.url).pathname });
       return renderError(
         new HttpError('internal_error', 'Something went wrong on our side; please try again.'),
@@ -88,7 +95,7 @@ export function endpoint(
 }
 
 function withCors(response: Response): Response {
-  for (const [name, value] of Object.entries(corsHeaders)) {
+  for (const [name, value] of Object.entries({ ...corsHeaders, ...securityHeaders })) {
     if (!response.headers.has(name)) response.headers.set(name, value);
   }
   return response;

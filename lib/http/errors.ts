@@ -49,3 +49,16 @@ export class HttpError extends Error {
     return { error: this.message, code: this.code, ...this.extra };
   }
 }
+
+/** Seconds a client is asked to wait when the store is down. */
+const STORE_RETRY_AFTER_SECONDS = 5;
+
+/** What a caller is told when the store is down: what to do, nothing about the backend. */
+export function storeUnavailable(): HttpError {
+  return new HttpError(
+    'store_unavailable',
+    `The service cannot reach its data store right now; please try again in ${STORE_RETRY_AFTER_SECONDS} seconds. If this keeps happening, tell the operator of this server.`,
+    { retryAfter: STORE_RETRY_AFTER_SECONDS },
+    { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) },
+  );
+}

@@ -1,5 +1,12 @@
 export { DEFAULT_JSON_LIMIT_BYTES, readBodyLimited, readJson } from './body.js';
-export { clientAddress } from './client-address.js';
+export {
+  attachSocketAddress,
+  type ClientAddressPolicy,
+  clientAddress,
+  clientAddressResolver,
+  socketAddress,
+  VERCEL_ADDRESS_HEADER,
+} from './client-address.js';
 export {
   type Endpoint,
   type EndpointOptions,
@@ -7,8 +14,15 @@ export {
   type Method,
   type MethodHandler,
 } from './endpoint.js';
-export { type ErrorCode, errorStatus, HttpError } from './errors.js';
-export { corsHeaders, errorResponse, json } from './responses.js';
+export { type ErrorCode, errorStatus, HttpError, storeUnavailable } from './errors.js';
+export {
+  corsHeaders,
+  errorResponse,
+  json,
+  PAGE_CONTENT_SECURITY_POLICY,
+  pageSecurityHeaders,
+  securityHeaders,
+} from './responses.js';
 export {
   acceptsEventStream,
   createEventStream,

@@ -9,11 +9,21 @@ export const corsHeaders: Record<string, string> = {
   'Access-Control-Max-Age': '86400',
 };
 
-/** A JSON response with CORS headers. */
+/** Headers every response carries: browsers must not guess a type other than the declared one. */
+export const securityHeaders: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/** A JSON response with CORS and security headers. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...corsHeaders, ...headers },
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      ...corsHeaders,
+      ...securityHeaders,
+      ...headers,
+    },
   });
 }
 
@@ -21,3 +31,28 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 export function errorResponse(error: HttpError): Response {
   return json(error.toBody(), error.status, error.headers);
 }
+
+/**
+ * Content-Security-Policy of the chat page (public/), sent as a header (which, unlike the page's
+ * own <meta> policy, can also forbid framing): nothing by default; scripts, styles, fonts and
+ * fetches from this origin only (no inline script or style, no eval); images also from data: and
+ * blob: URLs (an attachment's preview). vercel.json sends the same header on a deployment.
+ */
+export const PAGE_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Headers of an HTML page on top of `securityHeaders`. */
+export const pageSecurityHeaders: Record<string, string> = {
+  'Content-Security-Policy': PAGE_CONTENT_SECURITY_POLICY,
+  'Referrer-Policy': 'no-referrer',
+};

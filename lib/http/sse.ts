@@ -1,5 +1,6 @@
 import { logError } from '../log/index.js';
-import { HttpError } from './errors.js';
+import { StoreUnavailableError } from '../store/unavailable.js';
+import { HttpError, storeUnavailable } from './errors.js';
 import { corsHeaders } from './responses.js';
 
 /** Headers of every server-sent-events response: no caching, no buffering by proxies. */
@@ -154,6 +155,10 @@ export function streamReply<T>(
 
 function streamErrorBody(error: unknown): Record<string, unknown> {
   if (error instanceof HttpError) return error.toBody();
+  if (error instanceof StoreUnavailableError) {
+    logError('store_unavailable', error);
+    return storeUnavailable().toBody();
+  }
   logError('stream_failed', error);
   return {
     error: 'Something went wrong on our side while streaming; please try again.',

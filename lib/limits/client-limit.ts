@@ -1,10 +1,12 @@
-import { clientAddress, HttpError } from '../http/index.js';
+import { HttpError } from '../http/index.js';
 import { logError } from '../log/index.js';
-import type { RateLimiter } from '../store/index.js';
+import { type RateLimiter, StoreUnavailableError } from '../store/index.js';
 
 export interface ClientLimitOptions {
   /** When the store cannot be reached: true lets the request through (logged), false answers 503. */
   failOpen: boolean;
+  /** The address the limit counts (`Services.clientAddress`: trusted, never a header the client chose). */
+  clientAddress: (request: Request) => string;
   now?: () => number;
 }
 
@@ -20,16 +22,13 @@ export async function enforceClientLimit(
   const now = options.now ?? Date.now;
   let result: Awaited<ReturnType<RateLimiter['limit']>>;
   try {
-    result = await limiter.limit(`ip:${clientAddress(request)}`);
+    result = await limiter.limit(`ip:${options.clientAddress(request)}`);
   } catch (error) {
     if (options.failOpen) {
       logError('rate_limit_unavailable', error);
       return {};
     }
-    throw new HttpError(
-      'store_unavailable',
-      'The rate limiter cannot reach its store; please try again shortly.',
-    );
+    throw new StoreUnavailableError('rate limit', error);
   }
   const resetSeconds = Math.max(0, Math.ceil((result.reset - now()) / 1000));
   const headers = {

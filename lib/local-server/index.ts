@@ -1,5 +1,5 @@
 import type { Endpoint } from '../http/index.js';
-import { errorResponse, HttpError } from '../http/index.js';
+import { attachSocketAddress, errorResponse, HttpError } from '../http/index.js';
 import { loadRoutes } from './routes.js';
 import { serveStatic } from './static-files.js';
 
@@ -15,13 +15,10 @@ export interface LocalApp {
   routes: string[];
 }
 
-/** Methods the Fetch standard forbids in a `new Request`: only the original request carries them. */
-const uncopyableMethods = new Set(['CONNECT', 'TRACE', 'TRACK']);
-
 /**
  * The same tree Vercel serves: /api/<path> -> api/<path>.ts, public/ at /, and one JSON 404
  * (`{ error, code: "not_found" }`) for every other path, under /api or not. The caller's socket
- * address becomes x-real-ip when no proxy header says otherwise, as Vercel's edge sets it.
+ * address is recorded against the request (not copied into a header), for `clientAddress`.
  */
 export async function createLocalApp(options: { apiDir: string; publicDir: string }): Promise<LocalApp> {
   const routes: Map<string, Endpoint> = await loadRoutes(options.apiDir);
@@ -30,9 +27,10 @@ export async function createLocalApp(options: { apiDir: string; publicDir: strin
     async fetch(request, env) {
       const url = new URL(request.url);
       const route = routes.get(url.pathname.replace(/\/+$/, '') || '/');
-      // A TRACE cannot be copied (the copy would throw: a bodiless 500); its answer is a 405 anyway.
-      if (route && uncopyableMethods.has(request.method)) return route.fetch(request);
-      if (route) return route.fetch(withClientAddress(request, env?.incoming));
+      if (route) {
+        attachSocketAddress(request, env?.incoming?.socket.remoteAddress);
+        return route.fetch(request);
+      }
       if (!isApiPath(url.pathname)) {
         const file = await serveStatic(options.publicDir, url.pathname);
         if (file) return staticAnswer(file, request.method);
@@ -41,21 +39,6 @@ export async function createLocalApp(options: { apiDir: string; publicDir: strin
       return errorResponse(new HttpError('not_found', `${what} at ${url.pathname}.`));
     },
   };
-}
-
-function withClientAddress(request: Request, incoming: NodeBindings['incoming']): Request {
-  const address = incoming?.socket.remoteAddress;
-  if (!address || request.headers.has('x-real-ip') || request.headers.has('x-forwarded-for')) return request;
-  const headers = new Headers(request.headers);
-  headers.set('x-real-ip', address.replace(/^::ffff:/, ''));
-  return new Request(request.url, {
-    method: request.method,
-    headers,
-    body: request.body,
-    signal: request.signal,
-    // Node needs half duplex to forward a streaming body.
-    ...(request.body ? { duplex: 'half' } : {}),
-  } as RequestInit);
 }
 
 function isApiPath(pathname: string): boolean {

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
+import { pageSecurityHeaders, securityHeaders } from '../http/index.js';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -31,10 +32,13 @@ export async function serveStatic(publicDir: string, pathname: string): Promise<
     const info = await stat(file);
     if (!info.isFile()) return undefined;
     const body = await readFile(file);
+    const extension = extname(file).toLowerCase();
     return new Response(body, {
       headers: {
-        'Content-Type': contentTypes[extname(file).toLowerCase()] ?? 'application/octet-stream',
+        'Content-Type': contentTypes[extension] ?? 'application/octet-stream',
         'Cache-Control': 'no-cache',
+        ...securityHeaders,
+        ...(extension === '.html' ? pageSecurityHeaders : {}),
       },
     });
   } catch {

@@ -10,7 +10,7 @@ import {
 import { json, type MethodHandler, readJson, validate } from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
 import type { Services } from '../services/index.js';
-import { sessionHeaders } from '../sessions/index.js';
+import { scopedSessionId, sessionHeaders } from '../sessions/index.js';
 import { apiAccess } from './access.js';
 import { completionObject, newCompletion, usageOf } from './completion.js';
 import { readConversation } from './conversation.js';
@@ -31,7 +31,7 @@ export function chatCompletionsHandlers(services: () => Services): { POST: Metho
       return underClientLimit(
         current.limiter,
         request,
-        { failOpen: current.config.RATE_LIMIT_FAIL_OPEN },
+        { failOpen: current.config.RATE_LIMIT_FAIL_OPEN, clientAddress: current.clientAddress },
         async () => {
           const body = validate(chatCompletionRequestSchema, await readJson(request, CHAT_BODY_LIMIT_BYTES));
           const modelMode = modeOfModel(body.model);
@@ -40,6 +40,10 @@ export function chatCompletionsHandlers(services: () => Services): { POST: Metho
             ? await readChatImage(conversation.imageDataUrl)
             : undefined;
           const chat = chatRequestOf(body, modelMode, conversation.message);
+          chat.sessionId = scopedSessionId(chat.sessionId, {
+            userSubject: access.subject,
+            address: current.clientAddress(request),
+          });
           const identity = newCompletion(body.model, current.now());
           const context = { limit: access.limit, image, history: conversation.history };
           const ending = (outcome: ChatOutcome): StreamEnding => endingOf(current, body, chat, outcome);

@@ -107,11 +107,14 @@ export const paths: Record<string, PathItem> = {
       summary: 'Upload an image for vision analysis',
       description:
         'The type is decided from the bytes (a truncated or corrupt image is a 400); metadata is stripped. ' +
+        'Rate-limited per client address like chat; an image of more than 50 megapixels is a 413, refused from its header before decoding. ' +
         'On Vercel a request body is capped at 4.5 MB, so a deployment refuses uploads over about 4.4 MB.',
       requestBody: { required: true, content: { 'multipart/form-data': { schema: ref('UploadRequest') } } },
       responses: {
         200: ok('The stored image: a URL to fetch it and its base64.', ref('UploadResponse')),
-        ...errors(400, 413, 415, 503),
+        ...errors(400, 413, 415),
+        429: responseRef('RateLimited'),
+        ...errors(503),
       },
     },
     get: {
@@ -234,7 +237,10 @@ export const paths: Record<string, PathItem> = {
       summary: 'Status, model and version',
       responses: {
         200: ok('The API is online.', ref('VariantBHealth')),
-        503: ok('On Vercel: no Upstash/KV credentials are set.', ref('VariantBHealthDegraded')),
+        503: ok(
+          'The store cannot be reached, or (on Vercel) no Upstash/KV credentials are set.',
+          ref('VariantBHealthDegraded'),
+        ),
       },
     },
   },

@@ -93,7 +93,7 @@ export const responses: Record<string, Response> = {
   },
   ServiceUnavailable: {
     description:
-      'The store (sessions are counted before answering) or the identity provider cannot be reached right now (`store_unavailable`, `auth_unavailable`), or a Vercel deployment has no Upstash/KV credentials (`store_unconfigured`).',
+      "The store (`store_unavailable`, with Retry-After) or the identity provider (`auth_unavailable`) cannot be reached right now, or a Vercel deployment has no Upstash/KV credentials (`store_unconfigured`); the body never carries the backend's own error.",
     content: jsonBody(ref('ServiceUnavailableError')),
   },
   InferenceFailed: {

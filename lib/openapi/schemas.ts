@@ -59,7 +59,9 @@ export const schemas: Record<string, JsonSchema> = {
     { limit: { type: 'integer', minimum: 1 }, remaining: { const: 0 } },
     ['limit', 'remaining'],
   ),
-  ServiceUnavailableError: errorWith(codesWithStatus(503)),
+  ServiceUnavailableError: errorWith(codesWithStatus(503), {
+    retryAfter: { type: 'integer', minimum: 0, description: 'Seconds to wait, as in Retry-After.' },
+  }),
   RateLimitedError: errorWith(
     ['rate_limited'],
     { retryAfter: { type: 'integer', minimum: 0, description: 'Seconds to wait, as in Retry-After.' } },
@@ -350,7 +352,7 @@ export const schemas: Record<string, JsonSchema> = {
       model: { type: 'string' },
       version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
       error: { type: 'string' },
-      code: { const: 'store_unconfigured' },
+      code: { type: 'string', enum: ['store_unavailable', 'store_unconfigured'] },
     },
   },
   OpenApiDocument: {

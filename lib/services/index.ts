@@ -1,6 +1,7 @@
 import type { OwnerGuard, TokenVerifier } from '../auth/index.js';
 import { ownerGuardFromConfig, verifierFromConfig } from '../auth/index.js';
 import { type Config, getConfig, upstashCredentials } from '../config/index.js';
+import { clientAddressResolver } from '../http/index.js';
 import { createStoreSlidingWindow, createUpstashLimiter } from '../limits/index.js';
 import { logError, setLogLevel } from '../log/index.js';
 import { type ExternalModel, providerFromConfig } from '../provider/index.js';
@@ -9,6 +10,7 @@ import {
   createEmbeddedStore,
   createUpstashRedis,
   createUpstashStore,
+  guardStore,
   type RateLimiter,
   type Store,
 } from '../store/index.js';
@@ -24,8 +26,13 @@ export { serviceVersion } from './version.js';
 export interface Services {
   config: Config;
   store: Store;
-  /** IP rate limiter of chat and train (both variants). */
+  /** IP rate limiter of chat, train and upload (both variants). */
   limiter: RateLimiter;
+  /**
+   * The caller's address the limits count: the socket's, unless TRUST_PROXY_HEADER names the
+   * header of your proxy, or Vercel's own header on Vercel.
+   */
+  clientAddress: (request: Request) => string;
   /** Verifies identity-provider ID tokens (sign-in for the larger allowance). */
   verifier: TokenVerifier;
   /** Admin check: X-Owner-Email plus a proof. */
@@ -65,6 +72,8 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     limiter ??= createUpstashLimiter(redis, limits);
   }
   store ??= createEmbeddedStore({ dataDir: config.DATA_DIR });
+  // Every backend's failures become StoreUnavailableError, which lib/http answers with a 503.
+  store = guardStore(store);
   limiter ??= createStoreSlidingWindow(store, limits);
   const verifier = overrides.verifier ?? verifierFromConfig(config);
   const wikipedia =
@@ -89,6 +98,13 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     store,
     model,
     limiter,
+    clientAddress:
+      overrides.clientAddress ??
+      clientAddressResolver({
+        trustHeader: config.TRUST_PROXY_HEADER,
+        hops: config.TRUST_PROXY_HOPS,
+        onVercel: config.VERCEL !== undefined,
+      }),
     verifier,
     ownerGuard: overrides.ownerGuard ?? ownerGuardFromConfig(config, verifier),
     externalModel: 'externalModel' in overrides ? overrides.externalModel : providerFromConfig(config),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { HttpError } from '../http/index.js';
 import type { Store } from '../store/index.js';
 import { sessionKeys } from './keys.js';
@@ -34,20 +35,12 @@ export async function beginSessionMessage(
   sessionId: string,
   options: { limit: number; ttlSeconds: number; also?: (batch: ReturnType<Store['batch']>) => void },
 ): Promise<SessionStart> {
-  let results: unknown[];
-  try {
-    const batch = store
-      .batch()
-      .incr(sessionKeys.count(sessionId), options.ttlSeconds)
-      .lrange(sessionKeys.turns(sessionId), -MAX_STORED_TURNS, -1);
-    options.also?.(batch);
-    results = await batch.exec();
-  } catch (error) {
-    throw new HttpError(
-      'store_unavailable',
-      `Sessions cannot be counted right now (${(error as Error).message}); try again shortly.`,
-    );
-  }
+  const batch = store
+    .batch()
+    .incr(sessionKeys.count(sessionId), options.ttlSeconds)
+    .lrange(sessionKeys.turns(sessionId), -MAX_STORED_TURNS, -1);
+  options.also?.(batch);
+  const results = await batch.exec();
   const used = Number(results[0]);
   const remaining = Math.max(0, options.limit - used);
   if (used > options.limit) {
@@ -77,6 +70,24 @@ export async function recordExchange(
     .hincrby(sessionKeys.stats, 'messages', 1);
   if (options.firstMessage) batch.hincrby(sessionKeys.stats, 'sessions', 1);
   await batch.exec();
+}
+
+/** The sessionId a request gets when it names none (or names "default"). */
+export const DEFAULT_SESSION_ID = 'default';
+
+/**
+ * The session a message counts against: the one the client named, or, for "default", a default
+ * session of this client alone (its verified user when signed in, else its trusted address), so
+ * that one client spending its default allowance leaves everyone else's untouched. The id holds a
+ * ':' that client-chosen ids cannot, so no client can name another's default session.
+ */
+export function scopedSessionId(
+  sessionId: string,
+  client: { userSubject?: string; address: string },
+): string {
+  if (sessionId !== DEFAULT_SESSION_ID) return sessionId;
+  const owner = client.userSubject !== undefined ? `user:${client.userSubject}` : `address:${client.address}`;
+  return `${DEFAULT_SESSION_ID}:${createHash('sha256').update(owner).digest('hex').slice(0, 32)}`;
 }
 
 /** X-Session-Limit and X-Session-Remaining. */

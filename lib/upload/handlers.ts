@@ -1,21 +1,25 @@
 import { HttpError, json, type MethodHandler } from '../http/index.js';
+import { underClientLimit } from '../limits/index.js';
 import type { Services } from '../services/index.js';
 import { MAX_IMAGE_BYTES } from '../vision/index.js';
 import { loadStoredImage } from './load-image.js';
 import { parseImageUpload } from './parse-upload.js';
 import { STORED_IMAGE_CACHE_CONTROL, storeUploadedImage } from './store-image.js';
 
-/** POST /api/upload stores one image; GET /api/upload?id= serves it back. */
+/** POST /api/upload stores one image (rate-limited per client like chat); GET /api/upload?id= serves it back. */
 export function uploadHandlers(services: () => Services): { POST: MethodHandler; GET: MethodHandler } {
   return {
-    async POST(request) {
-      const { store, config } = services();
-      const { bytes } = await parseImageUpload(request, { maxBytes: MAX_IMAGE_BYTES });
-      const stored = await storeUploadedImage(store, bytes, {
-        ttlSeconds: config.UPLOAD_TTL_SECONDS,
-        publicBaseUrl: new URL(request.url).origin,
+    POST(request) {
+      const { store, config, limiter, clientAddress } = services();
+      const limits = { failOpen: config.RATE_LIMIT_FAIL_OPEN, clientAddress };
+      return underClientLimit(limiter, request, limits, async () => {
+        const { bytes } = await parseImageUpload(request, { maxBytes: MAX_IMAGE_BYTES });
+        const stored = await storeUploadedImage(store, bytes, {
+          ttlSeconds: config.UPLOAD_TTL_SECONDS,
+          publicBaseUrl: new URL(request.url).origin,
+        });
+        return json(stored);
       });
-      return json(stored);
     },
     async GET(request) {
       const id = new URL(request.url).searchParams.get('id');

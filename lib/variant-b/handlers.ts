@@ -1,4 +1,5 @@
 import { getConfig } from '../config/index.js';
+import { storeReachable, storeUnavailableBody } from '../health/index.js';
 import {
   acceptsEventStream,
   json,
@@ -21,7 +22,7 @@ export function variantBChatHandlers(services: () => Services): { POST: MethodHa
       return underClientLimit(
         current.limiter,
         request,
-        { failOpen: current.config.RATE_LIMIT_FAIL_OPEN },
+        { failOpen: current.config.RATE_LIMIT_FAIL_OPEN, clientAddress: current.clientAddress },
         async () => {
           const body = validate(variantBRequestSchema, await readJson(request, VARIANT_B_BODY_LIMIT_BYTES));
           if (body.stream ?? acceptsEventStream(request)) {
@@ -35,19 +36,23 @@ export function variantBChatHandlers(services: () => Services): { POST: MethodHa
 }
 
 /**
- * GET /api/api/health: `{ status, model, version }`; 503 `degraded` with the `store_unconfigured`
- * error and code on a Vercel deployment without a store.
+ * GET /api/api/health: `{ status, model, version }`; 503 `degraded` when the store cannot be
+ * reached, or with the `store_unconfigured` error and code on a Vercel deployment without a store.
  */
 export function variantBHealthHandlers(services: () => Services): { GET: MethodHandler } {
   return {
-    GET() {
+    async GET() {
+      let current: Services;
       try {
-        return json({ status: 'ok', model: answeringModelName(services().config), version: serviceVersion });
+        current = services();
       } catch (error) {
         if (!isStoreUnconfigured(error)) throw error;
         const model = answeringModelName(getConfig());
         return json({ status: 'degraded', model, version: serviceVersion, ...error.toBody() }, 503);
       }
+      const base = { model: answeringModelName(current.config), version: serviceVersion };
+      if (await storeReachable(current)) return json({ status: 'ok', ...base });
+      return json({ status: 'degraded', ...base, ...storeUnavailableBody() }, 503);
     },
   };
 }

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { nearestColourName, toLab } from './colour-names.js';
+import { decodeSlot } from './decode-gate.js';
 import { decodeOptions } from './decode-options.js';
 import { inspectImage } from './inspect.js';
 import type { BrightnessWord, ColourName, DominantColour, ImageAnalysis, Orientation } from './types.js';
@@ -17,13 +18,15 @@ const MAX_COLOURS = 4;
  */
 export async function analyseImage(bytes: Uint8Array): Promise<ImageAnalysis> {
   const image = await inspectImage(bytes);
-  const { data, info } = await sharp(bytes, decodeOptions)
-    .autoOrient()
-    .resize(SAMPLE_SIZE, SAMPLE_SIZE, { fit: 'inside' })
-    .toColourspace('srgb')
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await decodeSlot(() =>
+    sharp(bytes, decodeOptions)
+      .autoOrient()
+      .resize(SAMPLE_SIZE, SAMPLE_SIZE, { fit: 'inside' })
+      .toColourspace('srgb')
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true }),
+  );
   const { brightness, colours } = measure(data, info.channels);
 
   return {

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { decodeSlot } from './decode-gate.js';
 import { decodeOptions } from './decode-options.js';
 
 /** Longest sides tried, largest first, until the JPEG fits. */
@@ -14,12 +15,14 @@ export async function downscaleToJpeg(
 ): Promise<{ bytes: Uint8Array; width: number; height: number }> {
   let last: { bytes: Uint8Array; width: number; height: number } | undefined;
   for (const side of SIDES) {
-    const { data, info } = await sharp(bytes, decodeOptions)
-      .autoOrient()
-      .resize(side, side, { fit: 'inside', withoutEnlargement: true })
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality: 80 })
-      .toBuffer({ resolveWithObject: true });
+    const { data, info } = await decodeSlot(() =>
+      sharp(bytes, decodeOptions)
+        .autoOrient()
+        .resize(side, side, { fit: 'inside', withoutEnlargement: true })
+        .flatten({ background: '#ffffff' })
+        .jpeg({ quality: 80 })
+        .toBuffer({ resolveWithObject: true }),
+    );
     last = { bytes: data, width: info.width, height: info.height };
     if (data.length <= maxBytes) return last;
   }

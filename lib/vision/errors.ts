@@ -26,12 +26,19 @@ export function corruptImage(reason?: string): HttpError {
   });
 }
 
-/** 413: too many pixels to decode safely. */
-export function tooManyPixels(width: number, height: number, pages: number): HttpError {
+/** 413: too many pixels to decode safely (`maxPixels` depends on the format, see `maxPixelsFor`). */
+export function tooManyPixels(
+  width: number,
+  height: number,
+  pages: number,
+  maxPixels: number,
+  format: string,
+): HttpError {
   const frames = pages > 1 ? ` × ${pages} frames` : '';
+  const kind = maxPixels < MAX_IMAGE_PIXELS ? ` for a ${format.toUpperCase()} like this one` : '';
   return new HttpError(
     'payload_too_large',
-    `The image is ${width}×${height} pixels${frames}; at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels are decoded.`,
-    { maxPixels: MAX_IMAGE_PIXELS },
+    `The image is ${width}×${height} pixels${frames}; at most ${+(maxPixels / 1_000_000).toFixed(1)} megapixels are decoded${kind}. Send a smaller image (or a baseline JPEG).`,
+    { maxPixels },
   );
 }

@@ -1,15 +1,18 @@
 import sharp, { type Metadata } from 'sharp';
+import { decodeSlot } from './decode-gate.js';
 import { decodeOptions } from './decode-options.js';
 import { corruptImage, heicUnsupported, notAnImage, tooManyPixels } from './errors.js';
-import { MAX_IMAGE_PIXELS } from './limits.js';
+import { maxPixelsFor } from './limits.js';
 import { sniffImageType } from './sniff.js';
+import { carriesMetadata } from './strip-metadata.js';
 import type { ImageMimeType, InspectedImage } from './types.js';
 
 /**
  * Checks that the bytes are an accepted image that decodes completely, and returns its type,
  * displayed size, frame count and transparency. Throws HttpError 415 for anything that is not
  * PNG/JPEG/GIF/WebP/AVIF by its magic bytes (SVG, text, PDF ...) or is HEIC that cannot be
- * decoded here, 413 past the pixel budget, 400 when the image is truncated or corrupt.
+ * decoded here, 413 past the pixel budget of its format (decided from the header, before any
+ * decoding), 400 when the image is truncated or corrupt.
  */
 export async function inspectImage(bytes: Uint8Array): Promise<InspectedImage> {
   const sniffed = sniffImageType(bytes);
@@ -27,13 +30,18 @@ export async function inspectImage(bytes: Uint8Array): Promise<InspectedImage> {
 
   const pages = metadata.pages ?? 1;
   const frameHeight = metadata.pageHeight ?? metadata.height;
-  if (metadata.width * frameHeight * pages > MAX_IMAGE_PIXELS) {
-    throw tooManyPixels(metadata.width, frameHeight, pages);
+  const maxPixels = maxPixelsFor({
+    format: metadata.format,
+    progressive: metadata.isProgressive === true,
+    reencode: carriesMetadata(metadata) || mimeType === 'image/heic',
+  });
+  if (metadata.width * frameHeight * pages > maxPixels) {
+    throw tooManyPixels(metadata.width, frameHeight, pages, maxPixels, metadata.format);
   }
 
   let opaque: boolean;
   try {
-    ({ isOpaque: opaque } = await sharp(bytes, { ...decodeOptions, animated: pages > 1 }).stats());
+    opaque = await decodeSlot(() => decodesOpaque(bytes, pages > 1));
   } catch (error) {
     throw mimeType === 'image/heic' ? heicUnsupported() : corruptImage(messageOf(error));
   }
@@ -46,6 +54,25 @@ export async function inspectImage(bytes: Uint8Array): Promise<InspectedImage> {
     hasAlpha: metadata.hasAlpha,
     transparent: !opaque,
   };
+}
+
+/** Side of the copy the decoding check measures transparency on. */
+const CHECK_SIDE = 1024;
+
+/**
+ * Decodes every pixel (so a truncated or corrupt image throws) into a small copy, line by line
+ * where the format allows (sharp's `stats()` would hold the whole image in memory), and tells
+ * whether all of it is opaque. Shrinking averages alpha, so a transparent pixel still shows.
+ */
+async function decodesOpaque(bytes: Uint8Array, animated: boolean): Promise<boolean> {
+  const alpha = await sharp(bytes, { ...decodeOptions, animated })
+    .resize({ width: CHECK_SIDE, height: CHECK_SIDE, fit: 'inside', withoutEnlargement: true })
+    .toColourspace('srgb')
+    .ensureAlpha()
+    .extractChannel(3)
+    .raw()
+    .toBuffer();
+  return alpha.every((value) => value === 255);
 }
 
 /** The MIME type sharp's own detection agrees with, or undefined when it disagrees with the sniff. */

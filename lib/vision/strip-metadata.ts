@@ -1,5 +1,7 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
+import { decodeSlot } from './decode-gate.js';
 import { decodeOptions } from './decode-options.js';
+import { MAX_DECODE_BYTES } from './limits.js';
 import type { ImageMimeType, StrippedImage } from './types.js';
 
 /**
@@ -9,7 +11,8 @@ import type { ImageMimeType, StrippedImage } from './types.js';
  * Re-encodes only when such metadata is present: an image without it is returned byte for
  * byte, so a lossy JPEG or WebP does not lose quality to a needless re-encode and the same
  * upload always hashes to the same id. When it re-encodes, the EXIF orientation is applied to
- * the pixels first, since dropping the tag would otherwise show the photo on its side; the ICC
+ * the pixels first, since dropping the tag would otherwise show the photo on its side (a JPEG
+ * too large to turn in memory keeps just that tag); the ICC
  * profile is kept so colours do not shift. HEIC is always re-encoded, as JPEG, because browsers
  * cannot show it.
  *
@@ -21,13 +24,25 @@ export async function stripMetadata(bytes: Uint8Array, mimeType: ImageMimeType):
   if (!carriesMetadata(metadata) && mimeType !== 'image/heic') return { bytes, mimeType, reencoded: false };
 
   const animated = (metadata.pages ?? 1) > 1;
-  let pipeline = sharp(bytes, { ...decodeOptions, animated });
-  if (!animated) pipeline = pipeline.autoOrient();
-  const output = encode(pipeline.keepIccProfile(), mimeType);
-  return { bytes: await output.pipeline.toBuffer(), mimeType: output.mimeType, reencoded: true };
+  let pipeline = sharp(bytes, { ...decodeOptions, animated }).keepIccProfile();
+  const orientation = metadata.orientation ?? 1;
+  if (!animated && orientation !== 1) {
+    // Turning pixels needs the whole image in memory; a large JPEG (a phone photo) keeps only
+    // its Orientation tag instead, so it is re-encoded line by line and still shows upright.
+    const turnable = metadata.width * metadata.height * TURN_BYTES_PER_PIXEL <= MAX_DECODE_BYTES;
+    if (mimeType !== 'image/jpeg' || turnable) pipeline = pipeline.autoOrient();
+    else pipeline = pipeline.withExif({ IFD0: { Orientation: String(orientation) } });
+  }
+  const output = encode(pipeline, mimeType);
+  const reencoded = await decodeSlot(() => output.pipeline.toBuffer());
+  return { bytes: reencoded, mimeType: output.mimeType, reencoded: true };
 }
 
-function carriesMetadata(metadata: Metadata): boolean {
+/** Memory per pixel of turning a JPEG upright while re-encoding it (measured with sharp 0.34). */
+const TURN_BYTES_PER_PIXEL = 10;
+
+/** Whether an image holds metadata `stripMetadata` removes (and so re-encodes it). */
+export function carriesMetadata(metadata: Metadata): boolean {
   return Boolean(
     metadata.exif ||
       metadata.xmp ||
@@ -50,6 +65,7 @@ function encode(pipeline: Sharp, mimeType: ImageMimeType): { pipeline: Sharp; mi
       return { pipeline: pipeline.avif({ quality: 70 }), mimeType };
     case 'image/jpeg':
     case 'image/heic':
-      return { pipeline: pipeline.jpeg({ quality: 92 }), mimeType: 'image/jpeg' };
+      // Without optimised Huffman tables the encoder streams instead of holding every coefficient.
+      return { pipeline: pipeline.jpeg({ quality: 92, optimiseCoding: false }), mimeType: 'image/jpeg' };
   }
 }

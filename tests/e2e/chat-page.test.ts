@@ -163,7 +163,11 @@ describe('the chat page in headless Chromium', { timeout: 60_000 }, () => {
       }).observe(status, { childList: true, characterData: true, subtree: true });
     });
     const responses = await trainFromFile(page, 'kjv-part.txt', text, async () => {
-      await page.locator('#train-status:has-text("part 2 of 2")').waitFor({ state: 'attached' });
+      // The observer's log, not the live text: a fast second part may replace the status with the
+      // summary before a locator would look again.
+      await page.waitForFunction(() =>
+        (window as unknown as { trainLog: string[] }).trainLog.some((line) => line.includes('part 2 of 2')),
+      );
       await screenshot(page, 'chat-page-training-desktop');
     });
     expect(responses.map((response) => response.status())).toEqual([200, 200]);

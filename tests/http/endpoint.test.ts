@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
 import { endpoint, HttpError, json, readJson, validate } from '../../lib/http/index.js';
 import { setLogLevel } from '../../lib/log/index.js';
+import { StoreUnavailableError } from '../../lib/store/index.js';
 
 const echo = endpoint({
   async POST(request) {
@@ -102,5 +103,40 @@ describe('endpoint wrapper (HTTP conventions)', () => {
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('7');
     expect(await response.json()).toEqual({ error: 'Slow down.', code: 'rate_limited', retryAfter: 7 });
+  });
+
+  it('answers a store failure with 503 store_unavailable, logging the backend error and showing none of it', async () => {
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    setLogLevel('error');
+    const down = endpoint({
+      GET() {
+        throw new StoreUnavailableError(
+          'incr',
+          new Error('connect ECONNREFUSED 10.0.0.5:6379 session-count:abc'),
+        );
+      },
+    });
+    const response = await down.fetch(new Request('http://test/x'));
+    expect(response.status).toBe(503);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    const text = await response.text();
+    expect(JSON.parse(text)).toMatchObject({ code: 'store_unavailable', retryAfter: expect.any(Number) });
+    expect(text).not.toMatch(/ECONNREFUSED|10\.0\.0\.5|session-count|incr/);
+    expect(String(spy.mock.calls[0]?.[0])).toContain('ECONNREFUSED');
+    spy.mockRestore();
+    setLogLevel('silent');
+  });
+
+  it('sends X-Content-Type-Options: nosniff on every answer: success, preflight, 405, 4xx and 500', async () => {
+    const responses = [
+      await post('{"name":"Ada"}'),
+      await echo.fetch(new Request('http://test/api/echo', { method: 'OPTIONS' })),
+      await echo.fetch(new Request('http://test/api/echo', { method: 'DELETE' })),
+      await post('{'),
+      await echo.fetch(new Request('http://test/api/echo')),
+    ];
+    expect(responses.map((response) => response.headers.get('x-content-type-options'))).toEqual(
+      Array(responses.length).fill('nosniff'),
+    );
   });
 });

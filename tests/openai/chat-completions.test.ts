@@ -18,7 +18,11 @@ let addressCounter = 0;
 const freshAddress = () => `10.88.${Math.floor(++addressCounter / 250)}.${addressCounter % 250}`;
 
 async function trained(env: Record<string, string> = {}): Promise<Services> {
-  const services = await redisServices(env, { random: mulberry32(17) });
+  // The tests stand in for a proxy that sets X-Real-IP, so each has an address of its own.
+  const services = await redisServices(
+    { TRUST_PROXY_HEADER: 'x-real-ip', ...env },
+    { random: mulberry32(17) },
+  );
   await services.model.train(SMALL_CORPUS);
   return services;
 }

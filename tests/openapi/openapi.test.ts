@@ -35,6 +35,8 @@ beforeAll(async () => {
     DATA_DIR: dataDir,
     SESSION_LIMIT_FREE: String(SESSION_LIMIT),
     RATE_LIMIT_REQUESTS: String(RATE_LIMIT),
+    // The test stands in for a proxy that sets X-Real-IP, so each test has an address of its own.
+    TRUST_PROXY_HEADER: 'x-real-ip',
     WIKIPEDIA_BASE_URL: wikipedia.baseUrl,
     OIDC_ISSUER: oidc.issuer,
     OIDC_AUDIENCE: oidc.audience,

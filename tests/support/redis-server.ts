@@ -8,7 +8,18 @@ import { waitForOutput } from './child-output.js';
 export interface RedisServer {
   port: number;
   url: string;
+  /** SIGKILL, as a crash: no shutdown save. The data folder stays for a restart. */
+  kill(): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface RedisServerOptions {
+  /** A fixed port (a restart on the same address); a free one by default. */
+  port?: number;
+  /** The data folder; a fresh temporary one (removed by `stop`) by default. */
+  dir?: string;
+  /** Append-only file with fsync on every write, so an acknowledged write survives a kill. */
+  persistent?: boolean;
 }
 
 const INSTALL_HINT =
@@ -42,11 +53,18 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts Debian's redis-server on a free loopback port, with no persistence, and waits until it serves. */
-export async function startRedisServer(): Promise<RedisServer> {
+/**
+ * Starts Debian's redis-server on a loopback port (free by default), with no persistence unless
+ * asked, and waits until it serves.
+ */
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const binary = redisServerBinary();
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'redis-test-'));
+  const port = options.port ?? (await freePort());
+  const ownDir = options.dir === undefined;
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'redis-test-'));
+  const persistence = options.persistent
+    ? ['--appendonly', 'yes', '--appendfsync', 'always']
+    : ['--appendonly', 'no'];
   const child: ChildProcess = spawn(
     binary,
     [
@@ -56,8 +74,7 @@ export async function startRedisServer(): Promise<RedisServer> {
       '127.0.0.1',
       '--save',
       '',
-      '--appendonly',
-      'no',
+      ...persistence,
       '--databases',
       '64',
       '--dir',
@@ -70,13 +87,19 @@ export async function startRedisServer(): Promise<RedisServer> {
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dir, { recursive: true, force: true });
+      if (ownDir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

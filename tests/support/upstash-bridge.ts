@@ -36,6 +36,10 @@ export async function startUpstashBridge(redisUrl: string): Promise<UpstashBridg
   const tokenPrefix = `bridge-${Math.random().toString(36).slice(2)}-db`;
   const adminSecret = Math.random().toString(36).slice(2);
 
+  /**
+   * The connection of a database. A connection Redis dropped (a restart in a fault test) is
+   * forgotten, so the next command connects afresh, as Upstash itself would recover.
+   */
   function clientFor(database: number): Promise<Client> {
     let client = clients.get(database);
     if (!client) {
@@ -46,7 +50,18 @@ export async function startUpstashBridge(redisUrl: string): Promise<UpstashBridg
         RESP: 2,
         socket: { reconnectStrategy: false },
       });
-      client = created.connect().then(() => created as unknown as Client);
+      const forget = () => {
+        if (clients.get(database) === client) clients.delete(database);
+      };
+      created.on('error', forget);
+      created.on('end', forget);
+      client = created.connect().then(
+        () => created as unknown as Client,
+        (error: unknown) => {
+          forget();
+          throw error;
+        },
+      );
       clients.set(database, client);
     }
     return client;

@@ -72,8 +72,12 @@ describe('POST /api/train', () => {
     expect(await services.model.vocabSize()).toBe(6);
   });
 
-  it('is rate limited per address with 429 and Retry-After', async () => {
-    const services = await redisServices({ RATE_LIMIT_REQUESTS: '2', RATE_LIMIT_WINDOW_SECONDS: '60' });
+  it('is rate limited per address (behind a proxy that sets X-Real-IP) with 429 and Retry-After', async () => {
+    const services = await redisServices({
+      RATE_LIMIT_REQUESTS: '2',
+      RATE_LIMIT_WINDOW_SECONDS: '60',
+      TRUST_PROXY_HEADER: 'x-real-ip',
+    });
     const train = endpoint(trainHandlers(() => services));
     const statuses = [];
     let last: Response | undefined;

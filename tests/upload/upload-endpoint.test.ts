@@ -81,4 +81,29 @@ describe('POST and GET /api/upload (on a real Redis)', () => {
     const noId = await upload.fetch(new Request('http://127.0.0.1/api/upload'));
     expect(noId.status).toBe(400);
   });
+
+  it('is rate limited per client address like chat: 429 with Retry-After past the limit', async () => {
+    const { store } = await redisDatabase();
+    const services = createServices(
+      parseConfig({ RATE_LIMIT_REQUESTS: '2', TRUST_PROXY_HEADER: 'x-real-ip' }),
+      {
+        store,
+      },
+    );
+    const limited = endpoint(uploadHandlers(() => services));
+    const png = await solidImage('png', 10, 10, { r: 1, g: 2, b: 3, alpha: 1 });
+    const send = (address: string) =>
+      limited.fetch(
+        uploadRequest(multipartBody([{ name: 'file', filename: 'a.png', data: png }]), undefined, {
+          'x-real-ip': address,
+        }),
+      );
+    const statuses = [];
+    for (let index = 0; index < 3; index++) statuses.push((await send('198.51.100.77')).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    const refused = await send('198.51.100.77');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
+    expect((await send('198.51.100.78')).status).toBe(200);
+  });
 });
