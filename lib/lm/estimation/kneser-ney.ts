@@ -238,9 +238,16 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
       else {
         const at = below ? searchFrom(below.words, from, below.size, word) : -1;
         if (at >= 0) {
-          lower = below!.probs[at];
           from = at + 1;
-        } else lower = this.interpolate(state, word, k - 1);
+          into.push(
+            word,
+            (c - d[c < 3 ? c : 3]) / total + gamma * below!.probs[at],
+            below!.probs[at],
+            below!.weights[at],
+          );
+          return;
+        }
+        lower = this.interpolate(state, word, k - 1);
       }
       into.push(word, (c - d[c < 3 ? c : 3]) / total + gamma * lower, lower);
     });

@@ -12,18 +12,22 @@ const CACHED_SUCCESSORS = 8;
 /** Only float rounding can make the rejection loop run this long; it then takes the last draw. */
 const MAX_REJECTIONS = 10_000;
 
-/** The successors S_k of one context, each with p_k(w | context) and p_(k-1)(w | its suffix). */
+/**
+ * The successors S_k of one context, each with p_k(w | context), p_(k-1)(w | its suffix) and,
+ * when the predictor read it off the shorter context's table, p_(k-1)(w)^(1/T) (else NaN).
+ */
 export class LevelTerms {
   size = 0;
   words = new Int32Array(64);
   probs = new Float64Array(64);
   lower = new Float64Array(64);
+  lowerWeights = new Float64Array(64);
 
   clear(): void {
     this.size = 0;
   }
 
-  push(word: number, probability: number, lower: number): void {
+  push(word: number, probability: number, lower: number, lowerWeight = Number.NaN): void {
     if (this.size === this.words.length) {
       const words = new Int32Array(this.size * 2);
       words.set(this.words);
@@ -34,10 +38,14 @@ export class LevelTerms {
       const lowerProbs = new Float64Array(this.size * 2);
       lowerProbs.set(this.lower);
       this.lower = lowerProbs;
+      const lowerWeights = new Float64Array(this.size * 2);
+      lowerWeights.set(this.lowerWeights);
+      this.lowerWeights = lowerWeights;
     }
     this.words[this.size] = word;
     this.probs[this.size] = probability;
     this.lower[this.size] = lower;
+    this.lowerWeights[this.size] = lowerWeight;
     this.size++;
   }
 }
@@ -67,11 +75,12 @@ export interface BackoffLevels {
   mostProbable(state: ContextState): number;
 }
 
-/** S_k of one context with p_k of each word, in the order the predictor listed them. */
+/** S_k of one context with p_k of each word and its weight p_k^(1/T), in the order the predictor listed them. */
 export interface LevelProbabilities {
   readonly size: number;
   readonly words: Int32Array;
   readonly probs: Float64Array;
+  readonly weights: Float64Array;
 }
 
 /** p_k^(1/T) of one context: cumulative weights of S_k, their sum, and the sum over every word. */
@@ -79,6 +88,7 @@ class LevelTable implements LevelProbabilities {
   size = 0;
   words: Int32Array;
   probs: Float64Array;
+  weights: Float64Array;
   cumulative: Float64Array;
   explicit = 0;
   total = 0;
@@ -90,6 +100,7 @@ class LevelTable implements LevelProbabilities {
   constructor(capacity: number) {
     this.words = new Int32Array(capacity);
     this.probs = new Float64Array(capacity);
+    this.weights = new Float64Array(capacity);
     this.cumulative = new Float64Array(capacity);
   }
 
@@ -98,6 +109,7 @@ class LevelTable implements LevelProbabilities {
     const capacity = Math.max(size, this.words.length * 2);
     this.words = new Int32Array(capacity);
     this.probs = new Float64Array(capacity);
+    this.weights = new Float64Array(capacity);
     this.cumulative = new Float64Array(capacity);
   }
 }
@@ -231,7 +243,7 @@ export class TemperedSampler {
     const table = size < CACHED_SUCCESSORS ? reusable : new LevelTable(size);
     table.reserve(size);
     table.size = size;
-    const { words, probs, cumulative } = table;
+    const { words, probs, weights, cumulative } = table;
     let explicit = 0;
     let covered = 0;
     for (let i = 0; i < size; i++) {
@@ -239,10 +251,15 @@ export class TemperedSampler {
       const p = terms.probs[i];
       words[i] = word;
       probs[i] = p;
+      let weight = 0;
       if (word !== UNK && word !== BOS) {
-        explicit += inverse === 1 ? p : p ** inverse;
-        covered += inverse === 1 ? terms.lower[i] : terms.lower[i] ** inverse;
+        weight = inverse === 1 ? p : p ** inverse;
+        const lowerWeight = terms.lowerWeights[i];
+        covered +=
+          lowerWeight >= 0 ? lowerWeight : inverse === 1 ? terms.lower[i] : terms.lower[i] ** inverse;
       }
+      weights[i] = weight;
+      explicit += weight;
       cumulative[i] = explicit;
     }
     const backoff = this.levels.backoff(state, k);
