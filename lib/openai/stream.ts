@@ -1,5 +1,6 @@
-import { HttpError, streamOnceStarted } from '../http/index.js';
+import { HttpError, storeUnavailable, streamOnceStarted } from '../http/index.js';
 import { logError } from '../log/index.js';
+import { StoreUnavailableError } from '../store/index.js';
 import {
   type CompletionIdentity,
   chunkObject,
@@ -56,6 +57,10 @@ export function streamChatCompletion<T>(
 
 function asHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
+  if (error instanceof StoreUnavailableError) {
+    logError('store_unavailable', error);
+    return storeUnavailable();
+  }
   logError('stream_failed', error);
   return new HttpError(
     'internal_error',
