@@ -1,8 +1,8 @@
-import sharp from 'sharp';
 import { nearestColourName, toLab } from './colour-names.js';
 import { decodeSlot } from './decode-gate.js';
 import { decodeOptions } from './decode-options.js';
 import { inspectImage } from './inspect.js';
+import { loadSharp } from './load-sharp.js';
 import type { BrightnessWord, ColourName, DominantColour, ImageAnalysis, Orientation } from './types.js';
 
 /** Side of the downscaled copy the colours and brightness are measured on. */
@@ -18,6 +18,7 @@ const MAX_COLOURS = 4;
  */
 export async function analyseImage(bytes: Uint8Array): Promise<ImageAnalysis> {
   const image = await inspectImage(bytes);
+  const sharp = await loadSharp();
   const { data, info } = await decodeSlot(() =>
     sharp(bytes, decodeOptions)
       .autoOrient()

@@ -1,10 +1,5 @@
-import sharp from 'sharp';
-
 /** Images decoded at once in this process; the rest wait their turn (first come, first served). */
 export const DECODE_CONCURRENCY = 1;
-
-// Uploads are all different: libvips' operation cache would only hold on to memory.
-sharp.cache(false);
 
 let running = 0;
 const waiting: (() => void)[] = [];

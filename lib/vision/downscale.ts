@@ -1,6 +1,6 @@
-import sharp from 'sharp';
 import { decodeSlot } from './decode-gate.js';
 import { decodeOptions } from './decode-options.js';
+import { loadSharp } from './load-sharp.js';
 
 /** Longest sides tried, largest first, until the JPEG fits. */
 const SIDES = [2048, 1600, 1280, 1024, 768, 512, 256];
@@ -13,6 +13,7 @@ export async function downscaleToJpeg(
   bytes: Uint8Array,
   maxBytes: number,
 ): Promise<{ bytes: Uint8Array; width: number; height: number }> {
+  const sharp = await loadSharp();
   let last: { bytes: Uint8Array; width: number; height: number } | undefined;
   for (const side of SIDES) {
     const { data, info } = await decodeSlot(() =>

@@ -1,8 +1,9 @@
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { decodeSlot } from './decode-gate.js';
 import { decodeOptions } from './decode-options.js';
 import { corruptImage, heicUnsupported, notAnImage, tooManyPixels } from './errors.js';
 import { maxPixelsFor } from './limits.js';
+import { loadSharp } from './load-sharp.js';
 import { sniffImageType } from './sniff.js';
 import { carriesMetadata } from './strip-metadata.js';
 import type { ImageMimeType, InspectedImage } from './types.js';
@@ -17,6 +18,7 @@ import type { ImageMimeType, InspectedImage } from './types.js';
 export async function inspectImage(bytes: Uint8Array): Promise<InspectedImage> {
   const sniffed = sniffImageType(bytes);
   if (!sniffed) throw notAnImage();
+  const sharp = await loadSharp();
 
   let metadata: Metadata;
   try {
@@ -65,6 +67,7 @@ const CHECK_SIDE = 1024;
  * whether all of it is opaque. Shrinking averages alpha, so a transparent pixel still shows.
  */
 async function decodesOpaque(bytes: Uint8Array, animated: boolean): Promise<boolean> {
+  const sharp = await loadSharp();
   const alpha = await sharp(bytes, { ...decodeOptions, animated })
     .resize({ width: CHECK_SIDE, height: CHECK_SIDE, fit: 'inside', withoutEnlargement: true })
     .toColourspace('srgb')

@@ -1,7 +1,8 @@
-import sharp, { type Metadata, type Sharp } from 'sharp';
+import type { Metadata, Sharp } from 'sharp';
 import { decodeSlot } from './decode-gate.js';
 import { decodeOptions } from './decode-options.js';
 import { MAX_DECODE_BYTES } from './limits.js';
+import { loadSharp } from './load-sharp.js';
 import type { ImageMimeType, StrippedImage } from './types.js';
 
 /**
@@ -20,6 +21,7 @@ import type { ImageMimeType, StrippedImage } from './types.js';
  * sharp reports, and is left as it is.
  */
 export async function stripMetadata(bytes: Uint8Array, mimeType: ImageMimeType): Promise<StrippedImage> {
+  const sharp = await loadSharp();
   const metadata = await sharp(bytes, decodeOptions).metadata();
   if (!carriesMetadata(metadata) && mimeType !== 'image/heic') return { bytes, mimeType, reencoded: false };
 
