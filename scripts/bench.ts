@@ -17,11 +17,17 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import autocannon from 'autocannon';
 import { composeReply, evidenceBudgets, type Knowledge } from '../lib/answer/index.js';
+import { chatHandlers } from '../lib/chat/handlers.js';
+import { parseConfig } from '../lib/config/index.js';
+import { endpoint } from '../lib/http/index.js';
 import { createModel, evaluatePerplexity, type NgramModel, restoreModel } from '../lib/lm/index.js';
+import { setLogLevel } from '../lib/log/index.js';
 import { generateReply, mulberry32, type ReplyMode, replyBudgets } from '../lib/reply/index.js';
 import { queryTermsOf } from '../lib/retrieval/index.js';
+import { createServices } from '../lib/services/index.js';
 import { createEmbeddedStore, type Store, upstashStore } from '../lib/store/index.js';
 import { createModelKeeper, trainingKeys } from '../lib/training/index.js';
+import { variantBChatHandlers } from '../lib/variant-b/handlers.js';
 import { startRedisServer } from '../tests/support/redis-server.js';
 import { startUpstashBridge } from '../tests/support/upstash-bridge.js';
 
@@ -182,6 +188,68 @@ function benchCompose(knowledge: Knowledge, mode: ReplyMode) {
     });
     return undefined;
   });
+}
+
+/**
+ * Both chat endpoints in process, every mode, through their handlers (validation, limits, session,
+ * reply, recording) on an in-memory embedded store: the request path without the network.
+ */
+async function benchEndpoints(text: string) {
+  setLogLevel('silent');
+  const services = createServices(
+    parseConfig({
+      STARTER_TEXT: 'off',
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_REQUESTS: '1000000',
+      SESSION_LIMIT_FREE: '1000000',
+      SESSION_LIMIT_SIGNED_IN: '1000000',
+    }),
+    { store: createEmbeddedStore(), random: mulberry32(1) },
+  );
+  for (const part of trainingParts(text)) await services.model.train(part);
+  const chatA = endpoint(chatHandlers(() => services));
+  const chatB = endpoint(variantBChatHandlers(() => services));
+  let session = 0;
+  const post = (path: string, body: object) =>
+    new Request(`http://127.0.0.1${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-real-ip': '127.0.0.1' },
+      body: JSON.stringify(body),
+    });
+  const cases: [string, number, (message: string) => Request][] = [
+    ...MODES.map((mode): [string, number, (message: string) => Request] => [
+      `POST /api/chat ${mode}`,
+      RUNS[mode],
+      (message) => post('/api/chat', { message, modelMode: mode, sessionId: `a${session++}` }),
+    ]),
+    ...(['standard', 'think', 'deep_think'] as const).map(
+      (mode, i): [string, number, (message: string) => Request] => [
+        `POST /api/api/chat ${mode}`,
+        RUNS[MODES[i]],
+        (message) => post('/api/api/chat', { message, mode }),
+      ],
+    ),
+  ];
+  const results: Record<string, { p50: number; p95: number; cpuMs: number }> = {};
+  for (const [name, runs, request] of cases) {
+    const target = name.includes('/api/api/') ? chatB : chatA;
+    for (const message of MESSAGES) await (await target.fetch(request(message))).text();
+    const latencies: number[] = [];
+    const cpu = cpuMs();
+    for (let i = 0; i < runs; i++) {
+      const started = performance.now();
+      const response = await target.fetch(request(MESSAGES[i % MESSAGES.length]));
+      await response.text();
+      if (!response.ok) throw new Error(`${name}: ${response.status}`);
+      latencies.push(performance.now() - started);
+    }
+    results[name] = {
+      p50: percentile(latencies, 0.5),
+      p95: percentile(latencies, 0.95),
+      cpuMs: (cpuMs() - cpu) / runs,
+    };
+  }
+  return results;
 }
 
 /** The text as training parts of at most ~900 kB, cut at line ends (POST /api/train takes 1 MB). */
@@ -483,6 +551,16 @@ async function main(): Promise<void> {
     rows.push([`local reply, ${mode} (questions and chit-chat)`, `p50 ${ms(c.p50)}, p95 ${ms(c.p95)}`, '']);
   }
   Object.assign(figures, { retrieval, compose, passages: knowledge.passages.size });
+
+  const endpoints = await benchEndpoints(text);
+  for (const [name, e] of Object.entries(endpoints)) {
+    rows.push([
+      `${name}, in process`,
+      `p50 ${ms(e.p50)}, p95 ${ms(e.p95)}, ${ms(e.cpuMs)} CPU per request`,
+      '',
+    ]);
+  }
+  figures.endpoints = endpoints;
 
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   const tailChunks = 5;
