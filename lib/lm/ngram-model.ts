@@ -92,9 +92,9 @@ export class NgramModel implements LanguageModel {
   }
 
   /**
-   * New n-grams wait in a hash until the next query sorts them in; when they are many (a quarter of
-   * the sorted ones) they are sorted in now, so a large text does not leave its hash behind and
-   * compaction costs stay proportional to what was added.
+   * New n-grams wait in a hash beside the sorted counts (queries read both); once they are a
+   * quarter of the sorted ones they are merged in, so a large text does not leave its hash behind
+   * and merging costs stay proportional to what was added.
    */
   private compactIfLarge(counts: NgramCounts): void {
     let sorted = 0;

@@ -49,7 +49,7 @@ const INSERTION_SORT_MAX = 16;
 /**
  * The entries of one order. Entries `0..sorted-1` are in trie order: grouped by context, in the
  * order of the contexts at the order below, and by word within a group, so a context's successors
- * are one contiguous run found by binary search. Entries `sorted..size-1` were added since the last
+ * are one contiguous run (found by binary search, or through the wide index). Entries `sorted..size-1` were added since the last
  * compaction and are found through `pending`, a hash of their (context, word) keys. Order 1 is
  * direct: entry id = word id, context 0 (the root).
  */
@@ -176,11 +176,12 @@ export class CountLevel {
  * - any other lower-order n-gram counts its distinct left extensions (`<s>` included), so its count
  *   grows exactly when a left extension is seen for the first time.
  *
- * Stored as a sorted trie (KenLM's build-and-serve split, in one structure): per order an array
- * of (word, count) records in trie order and, below the top order, an array of context records
- * (start of the successors, their statistics) — 8 bytes per top-order n-gram, 28 per other one.
- * New n-grams wait in a small hash until `compact` merges them into trie order; every reader
- * compacts first, so queries only ever see the sorted arrays. Level 0 is the empty context.
+ * Stored as a sorted trie, as KenLM's trie lays it out: per order one array of records in trie
+ * order, (word, count) at the top order (8 bytes an n-gram) and, below it, (word, count, start of
+ * the successors, their statistics) (32 bytes). New n-grams wait in a small hash beside the
+ * sorted arrays (`find` and `forEachSuccessor` read both) until `compact` merges them in, which
+ * `NgramModel.addText` does once they are a quarter of the sorted ones and the snapshot writer
+ * does before writing. Level 0 is the empty context.
  */
 export class NgramCounts {
   readonly levels: CountLevel[];
