@@ -92,6 +92,11 @@ export const schemas: Record<string, JsonSchema> = {
       },
       temperature: { type: 'number', minimum: 0, maximum: 1, default: 0.7 },
       maxTokens: { type: 'integer', minimum: 1, maximum: 400, default: 80 },
+      stream: {
+        type: 'boolean',
+        description:
+          'true: the reply as server-sent events (as Accept: text/event-stream asks); false: JSON whatever Accept says.',
+      },
     },
   },
   Source: {
@@ -309,6 +314,11 @@ export const schemas: Record<string, JsonSchema> = {
       },
       mode: { type: 'string', enum: ['standard', 'think', 'deep_think', 'www'], default: 'standard' },
       history: { type: 'array', items: ref('HistoryItem'), description: 'Previous messages, oldest first.' },
+      stream: {
+        type: 'boolean',
+        description:
+          'true: the reply as server-sent events (as Accept: text/event-stream asks); false: JSON whatever Accept says.',
+      },
     },
   },
   VariantBChatResponse: {
