@@ -40,7 +40,7 @@ export function chatHandlers(services: () => Services): { POST: MethodHandler } 
             };
             return streamReply(
               (onDelta) => respondToChat(current, body, { limit, image, onDelta, onSession }),
-              { body: (outcome) => outcome.body, lateHeaders: () => counted },
+              { body: (outcome) => outcome.body, lateHeaders: () => counted, signal: request.signal },
             );
           }
           const outcome = await respondToChat(current, body, { limit, image });

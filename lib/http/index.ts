@@ -26,6 +26,7 @@ export {
 export {
   acceptsEventStream,
   createEventStream,
+  type DeltaSink,
   type EventSink,
   emitInPieces,
   eventStreamHeaders,

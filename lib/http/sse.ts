@@ -68,10 +68,16 @@ export function createEventStream(headers: Record<string, string> = {}): {
   return { response, sink };
 }
 
+/**
+ * Where a producer sends pieces. `signal` fires when the client is gone (the request was
+ * aborted or the stream cancelled), so whatever writes the pieces (an external model) can stop.
+ */
+export type DeltaSink = ((text: string) => void) & { readonly signal?: AbortSignal };
+
 /** What `streamOnceStarted` does with the producer's result or failure. */
 export interface StreamPlan<T> {
   /** Produces the result, calling `emit` for each piece as it is known. */
-  produce(emit: (piece: string) => void): Promise<T>;
+  produce(emit: DeltaSink): Promise<T>;
   /** Writes one piece to the stream. */
   piece(sink: EventSink, text: string): void;
   /** Writes the closing events for the result. */
@@ -81,6 +87,8 @@ export interface StreamPlan<T> {
   headers?: Record<string, string>;
   /** Headers learnt while producing (before the first piece), added as the response leaves. */
   lateHeaders?: () => Record<string, string>;
+  /** The request's own signal (fires when the client disconnects). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -95,12 +103,17 @@ export async function streamOnceStarted<T>(plan: StreamPlan<T>): Promise<Respons
   const started = new Promise<'started'>((resolve) => {
     markStarted = () => resolve('started');
   });
-  const outcome = plan
-    .produce((text) => {
+  const gone = plan.signal ? AbortSignal.any([plan.signal, sink.signal]) : sink.signal;
+  const emit: DeltaSink = Object.assign(
+    (text: string) => {
       if (text === '') return;
       markStarted();
       plan.piece(sink, text);
-    })
+    },
+    { signal: gone },
+  );
+  const outcome = plan
+    .produce(emit)
     .then((result) => ({ ok: true as const, result }))
     .catch((error: unknown) => ({ ok: false as const, error }));
 
@@ -136,11 +149,12 @@ export function emitInPieces(text: string, onDelta: (text: string) => void): voi
  * after the first piece.
  */
 export function streamReply<T>(
-  produce: (onDelta: (text: string) => void) => Promise<T>,
+  produce: (onDelta: DeltaSink) => Promise<T>,
   options: {
     headers?: Record<string, string>;
     lateHeaders?: () => Record<string, string>;
     body?: (result: T) => unknown;
+    signal?: AbortSignal;
   } = {},
 ): Promise<Response> {
   return streamOnceStarted({
@@ -150,6 +164,7 @@ export function streamReply<T>(
     fail: (sink, error) => sink.send(streamErrorBody(error), 'error'),
     headers: options.headers,
     lateHeaders: options.lateHeaders,
+    signal: options.signal,
   });
 }
 

@@ -54,7 +54,11 @@ export function chatCompletionsHandlers(services: () => Services): { POST: Metho
             };
             return streamChatCompletion(
               identity,
-              { includeUsage: body.stream_options?.include_usage === true, lateHeaders: () => counted },
+              {
+                includeUsage: body.stream_options?.include_usage === true,
+                lateHeaders: () => counted,
+                signal: request.signal,
+              },
               (onDelta) => respondToChat(current, chat, { ...context, onDelta, onSession }),
               ending,
             );

@@ -1,4 +1,4 @@
-import { HttpError, storeUnavailable, streamOnceStarted } from '../http/index.js';
+import { type DeltaSink, HttpError, storeUnavailable, streamOnceStarted } from '../http/index.js';
 import { logError } from '../log/index.js';
 import { StoreUnavailableError } from '../store/index.js';
 import {
@@ -25,8 +25,8 @@ export interface StreamEnding {
  */
 export function streamChatCompletion<T>(
   identity: CompletionIdentity,
-  options: { includeUsage: boolean; lateHeaders?: () => Record<string, string> },
-  produce: (onDelta: (text: string) => void) => Promise<T>,
+  options: { includeUsage: boolean; lateHeaders?: () => Record<string, string>; signal?: AbortSignal },
+  produce: (onDelta: DeltaSink) => Promise<T>,
   ending: (result: T) => StreamEnding,
 ): Promise<Response> {
   let opened = false;
@@ -52,6 +52,7 @@ export function streamChatCompletion<T>(
       sink.send({ error: openAIError(asHttpError(error)) });
     },
     lateHeaders: options.lateHeaders,
+    signal: options.signal,
   });
 }
 

@@ -1,14 +1,21 @@
 import { HttpError } from '../http/errors.js';
+import type { DeltaSink } from '../http/sse.js';
 import { ExternalModelError } from './errors.js';
 import type { Completion, CompletionRequest, ExternalModel } from './types.js';
 
-/** A streaming completion when the caller streams (`onDelta` given), else a plain one. */
+/**
+ * A streaming completion when the caller streams (`onDelta` given), else a plain one. A stream's
+ * sink may carry the client's signal: when the client leaves, the external call stops too.
+ */
 export function completeOrStream(
   externalModel: ExternalModel,
   request: CompletionRequest,
-  onDelta?: (text: string) => void,
+  onDelta?: DeltaSink,
 ): Promise<Completion> {
-  return onDelta ? externalModel.stream(request, onDelta) : externalModel.complete(request);
+  if (!onDelta) return externalModel.complete(request);
+  const signals = [request.signal, onDelta.signal].filter((signal) => signal !== undefined);
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  return externalModel.stream(signal ? { ...request, signal } : request, onDelta);
 }
 
 /**

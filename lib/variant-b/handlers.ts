@@ -26,7 +26,9 @@ export function variantBChatHandlers(services: () => Services): { POST: MethodHa
         async () => {
           const body = validate(variantBRequestSchema, await readJson(request, VARIANT_B_BODY_LIMIT_BYTES));
           if (body.stream ?? acceptsEventStream(request)) {
-            return streamReply((onDelta) => respondVariantB(current, body, onDelta));
+            return streamReply((onDelta) => respondVariantB(current, body, onDelta), {
+              signal: request.signal,
+            });
           }
           return json(await respondVariantB(current, body));
         },

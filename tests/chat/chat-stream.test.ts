@@ -178,3 +178,32 @@ describe('POST /api/chat: streaming the external model', () => {
     expect(llm.requests.length).toBe(before);
   });
 });
+
+describe('POST /api/chat: a client that leaves mid-stream', () => {
+  let llm: OpenAIStandin;
+  let api: Endpoint;
+  beforeAll(async () => {
+    llm = await startOpenAIStandin();
+    // A time-out far beyond the test's own, so only the client leaving can end the external call.
+    ({ api } = await trainedApi({
+      LLM_BASE_URL: llm.baseUrl,
+      LLM_MODEL: 'standin',
+      LLM_TIMEOUT_MS: '120000',
+    }));
+  });
+  afterAll(async () => {
+    await llm?.close();
+  });
+
+  it('stops the external model when the client cancels the stream', async () => {
+    llm.setBehaviour('stream-stall');
+    const response = await api.fetch(
+      postJson(URL, { message: 'Tell me of light', modelMode: 'apex' }, streaming),
+    );
+    const reader = response.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain('event: delta');
+    await reader.cancel();
+    await llm.stalledStreamClosed();
+  });
+});

@@ -13,7 +13,9 @@ export type OpenAIStandinBehaviour =
   | 'empty-choices'
   | 'empty-content'
   /** Streams two pieces of the answer, then drops the connection. */
-  | 'stream-break';
+  | 'stream-break'
+  /** Streams two pieces of the answer, then waits, the connection open, until the caller leaves. */
+  | 'stream-stall';
 
 /** One request the stand-in received. */
 export interface RecordedRequest {
@@ -38,6 +40,8 @@ export interface OpenAIStandin {
   baseUrl: string;
   requests: RecordedRequest[];
   setBehaviour(behaviour: OpenAIStandinBehaviour, options?: { delayMs?: number }): void;
+  /** Resolves when the caller of a stalled stream has closed its connection. */
+  stalledStreamClosed(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -59,6 +63,7 @@ export async function startOpenAIStandin(): Promise<OpenAIStandin> {
   let delayMs = 10_000;
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
+  let stallClosed = deferred();
 
   const server = createServer(async (req, res) => {
     const text = await readBody(req);
@@ -80,6 +85,10 @@ export async function startOpenAIStandin(): Promise<OpenAIStandin> {
       timers.add(timer);
       return;
     }
+    if (behaviour === 'stream-stall') {
+      stallClosed = deferred();
+      res.on('close', () => stallClosed.resolve());
+    }
     answer(res, body, behaviour);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -88,6 +97,7 @@ export async function startOpenAIStandin(): Promise<OpenAIStandin> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    stalledStreamClosed: () => stallClosed.promise,
     setBehaviour(next, options) {
       behaviour = next;
       delayMs = options?.delayMs ?? 10_000;
@@ -140,7 +150,7 @@ function answer(
   usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
   const base = { id: 'chatcmpl-standin', created: Math.floor(Date.now() / 1000), model };
   if (body.stream) {
-    streamAnswer(res, base, content, reasoning, usage, behaviour === 'stream-break');
+    streamAnswer(res, base, content, reasoning, usage, behaviour);
     return;
   }
   const choices =
@@ -162,7 +172,7 @@ function streamAnswer(
   content: string,
   reasoning: string | undefined,
   usage: Record<string, number>,
-  breakMidway: boolean,
+  behaviour: OpenAIStandinBehaviour,
 ): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const chunk = (delta: Record<string, unknown>, finish: string | null, extra = {}) =>
@@ -172,10 +182,10 @@ function streamAnswer(
   if (reasoning) chunk({ role: 'assistant', reasoning_content: reasoning }, null);
   // The answer goes out word by word, as a real model's tokens would.
   const pieces = content.match(/\S+\s*/g) ?? [content];
-  if (breakMidway) {
+  if (behaviour === 'stream-break' || behaviour === 'stream-stall') {
     for (const piece of pieces.slice(0, 2)) chunk({ role: 'assistant', content: piece }, null);
     // A clean close in the middle of the chunked body: the data arrives, the body never ends.
-    res.socket?.end();
+    if (behaviour === 'stream-break') res.socket?.end();
     return;
   }
   for (const piece of pieces) chunk({ role: 'assistant', content: piece }, null);
@@ -221,4 +231,12 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 function wordCount(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
 }
