@@ -342,6 +342,24 @@ function groupCpuMs(group: number): number {
   return total;
 }
 
+/** SIGTERM to the server's process group, then SIGKILL to whatever is left of it after 5 s. */
+async function stopGroup(group: number): Promise<void> {
+  const signal = (name: NodeJS.Signals | 0) => {
+    try {
+      process.kill(-group, name);
+      return true;
+    } catch {
+      return false; // The group is gone.
+    }
+  };
+  if (!signal('SIGTERM')) return;
+  for (let waited = 0; waited < 5000; waited += 100) {
+    await new Promise((done) => setTimeout(done, 100));
+    if (!signal(0)) return;
+  }
+  signal('SIGKILL');
+}
+
 async function waitForServer(url: string, server: ChildProcess): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
@@ -471,12 +489,7 @@ async function benchLoad(text: string): Promise<{ figures: LoadFigures[]; trainS
     }
     return { figures, trainSeconds };
   } finally {
-    try {
-      process.kill(-group, 'SIGTERM');
-    } catch {
-      // Already gone.
-    }
-    await new Promise((done) => setTimeout(done, 500));
+    await stopGroup(group);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
