@@ -145,10 +145,11 @@ class TableCache {
  *   Z_k = Σ_(w∈S_k) p_k(w)^(1/T) + backoff(c_k)^(1/T) · (Z_(k-1) - Σ_(w∈S_k) p_(k-1)(w)^(1/T)),
  * down to Z_1, the tempered unigram total. A draw at level k picks a successor from the cumulative
  * weights, or else draws at level k-1 until the word is outside S_k: exactly p_(k-1)^(1/T)
- * restricted to the complement, which is what that share of Z_k holds. Each level's table costs
- * |S_k| probability lookups once and is cached per (temperature, context), so a token costs a few
- * table lookups and binary searches. For Kneser-Ney p_k ≥ γ·p_(k-1) everywhere, so a draw needs
- * at most one rejected draw per level on average.
+ * restricted to the complement, which is what that share of Z_k holds. A level's table weighs
+ * |S_k| words once (p_(k-1) and its weight read off the shorter context's table) and is cached per
+ * (temperature, context) when S_k is large, so a token costs a few table lookups and binary
+ * searches. For Kneser-Ney p_k ≥ γ·p_(k-1) everywhere, so a draw needs at most one rejected draw
+ * per level on average.
  */
 export class TemperedSampler {
   private readonly caches = new Map<number, TableCache>();
