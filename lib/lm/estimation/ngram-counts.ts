@@ -63,8 +63,11 @@ export class CountLevel {
   /** The same array as `entries` below the top order (read as context records); null at the top. */
   contexts!: Int32Array | null;
   pending: NgramLevel | null = null;
-  /** The first pending successor (local id in `pending`, chained by its `nextSibling`) of each context that has one. */
-  pendingChildren: Map<number, number> | null = null;
+  /**
+   * Per context entry of the order below, its first pending successor's local id in `pending` plus
+   * one (0: none); the rest follow through `pending.nextSibling`.
+   */
+  pendingHeads: Int32Array | null = null;
   /**
    * Hash of the (context, word) keys of the successors of wide contexts (more than `NARROW`
    * successors), whose runs are too long to search quickly: slots hold entry id + 1, 0 when empty.
@@ -300,8 +303,9 @@ export class NgramCounts {
     }
     const pending = level.pending;
     if (pending === null) return;
+    const heads = level.pendingHeads!;
     for (
-      let local = level.pendingChildren!.get(context) ?? -1;
+      let local = context < heads.length ? heads[context] - 1 : -1;
       local >= 0;
       local = pending.nextSibling[local]
     )
@@ -394,7 +398,7 @@ export class NgramCounts {
     level.setRecords(newEntries);
     level.sorted = size;
     level.pending = null;
-    level.pendingChildren = null;
+    level.pendingHeads = null;
     level.indexWide(parentContexts, parentSize);
     return rank;
   }
@@ -414,7 +418,7 @@ export class NgramCounts {
     level.size = size;
     level.sorted = size;
     level.pending = null;
-    level.pendingChildren = null;
+    level.pendingHeads = null;
     const entries = level.entries;
     if (k === 1) {
       parentContexts[FIRST_CHILD] = 0;
@@ -458,9 +462,17 @@ export class NgramCounts {
     }
     level.pending ??= new NgramLevel(false, true);
     const local = level.pending.add(context, word);
-    level.pendingChildren ??= new Map();
-    level.pending.nextSibling[local] = level.pendingChildren.get(context) ?? -1;
-    level.pendingChildren.set(context, local);
+    let heads = level.pendingHeads;
+    if (heads === null || context >= heads.length) {
+      const grown = new Int32Array(
+        nextCapacity(heads?.length ?? 0, Math.max(context + 1, this.levels[k - 1].size)),
+      );
+      if (heads) grown.set(heads);
+      heads = grown;
+      level.pendingHeads = grown;
+    }
+    level.pending.nextSibling[local] = heads[context] - 1;
+    heads[context] = local + 1;
     this.pendingCount++;
     const id = level.sorted + local;
     level.reserve(id + 1);
