@@ -24,7 +24,7 @@ export const TWOS = 5;
 export const THREE_PLUS = 6;
 export const CONTEXT_RECORD = 8;
 
-/** Runs of successors at most this long are searched directly; longer ones through a hash index. */
+/** Runs of successors at most this long are scanned (sorted: the scan stops at the first word not below); longer ones go through a hash index. */
 const NARROW = 16;
 /** Share of the wide index's slots in use (linear probing: about 2 probes to find an entry). */
 const WIDE_LOAD = 0.7;
@@ -49,7 +49,7 @@ const INSERTION_SORT_MAX = 16;
 /**
  * The entries of one order. Entries `0..sorted-1` are in trie order: grouped by context, in the
  * order of the contexts at the order below, and by word within a group, so a context's successors
- * are one contiguous run (found by binary search, or through the wide index). Entries `sorted..size-1` were added since the last
+ * are one contiguous run (scanned when short, found through the wide index when long). Entries `sorted..size-1` were added since the last
  * compaction and are found through `pending`, a hash of their (context, word) keys. Order 1 is
  * direct: entry id = word id, context 0 (the root).
  */
@@ -90,7 +90,7 @@ export class CountLevel {
   findSorted(parentContexts: Int32Array, context: number, word: number): number {
     const entries = this.entries;
     const stride = this.stride;
-    let low = parentContexts[context * CONTEXT_RECORD + FIRST_CHILD];
+    const low = parentContexts[context * CONTEXT_RECORD + FIRST_CHILD];
     const end = parentContexts[(context + 1) * CONTEXT_RECORD + FIRST_CHILD];
     if (end - low > NARROW) {
       const slots = this.wide;
@@ -103,13 +103,9 @@ export class CountLevel {
         if (++i === slotCount) i = 0;
       }
     }
-    let high = end - 1;
-    while (low <= high) {
-      const mid = (low + high) >>> 1;
-      const found = entries[mid * stride + WORD];
-      if (found < word) low = mid + 1;
-      else if (found > word) high = mid - 1;
-      else return mid;
+    for (let id = low; id < end; id++) {
+      const found = entries[id * stride + WORD];
+      if (found >= word) return found === word ? id : -1;
     }
     return -1;
   }
