@@ -1,5 +1,5 @@
 import type { LanguageModel } from '../lm/index.js';
-import { generateReply, type RandomSource, type Reply } from '../reply/index.js';
+import { formatThought, generateReply, type RandomSource, type Reply } from '../reply/index.js';
 import type { PassageIndex } from '../retrieval/index.js';
 import { answerFromPassages, type GroundedAnswer, queryOf } from './grounded.js';
 import { type QuestionShape, shapeOf } from './question.js';
@@ -83,7 +83,7 @@ export function composeReply(knowledge: Knowledge, request: ComposeRequest): Com
       context: [],
       shape,
       generated,
-      thought: `chit-chat, nothing to look up: generated ${generated.candidates} candidates in ${Math.round(generated.elapsedMs)} ms${generated.seed ? `, seed “${generated.seed}”` : ''}`,
+      thought: `chit-chat, nothing to look up · ${formatThought(generated)}`,
     };
   }
   const grounded = answerFromPassages(model, passages, {
