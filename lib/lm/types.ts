@@ -15,6 +15,12 @@ export interface TokenPredictor {
   /** log10 p(word | state), moving `state` past `word`. */
   advance(state: ContextState, word: number): number;
   /**
+   * Scores the sentence `words[0..length-1]` from `<s>`, then `</s>`, as `advance` would token by
+   * token: adds Σ log10 p to `sums[SENTENCE_SUMS.all]` and the unknown words' terms to
+   * `sums[SENTENCE_SUMS.unknown]`.
+   */
+  scoreSentence(words: Int32Array, length: number, sums: Float64Array): void;
+  /**
    * Draws the next word after `state` at `temperature` (0 = argmax, 1 = the model's distribution,
    * between: p^(1/T) renormalised); never `<s>` or `<unk>`. `scratch` is reusable working space.
    */

@@ -1,4 +1,5 @@
 import { type ContextState, createContextState } from '../querying/context-state.js';
+import { PRODUCT_FLOOR, SENTENCE_SUMS, scoreByAdvancing } from '../querying/sentence-scoring.js';
 import { sampleToken } from '../sampling/sampling.js';
 import {
   type BackoffLevels,
@@ -9,7 +10,7 @@ import {
 import { TokenDistribution } from '../sampling/token-distribution.js';
 import { UnigramTable } from '../sampling/unigram-table.js';
 import type { TokenPredictor } from '../types.js';
-import { BOS, UNK } from '../words/vocabulary.js';
+import { BOS, EOS, UNK } from '../words/vocabulary.js';
 import { modifiedKneserNeyDiscounts } from './discounts.js';
 import {
   CONTEXT_RECORD,
@@ -31,6 +32,11 @@ const AT_ONES = ONES;
 const AT_TWOS = TWOS;
 const AT_THREE_PLUS = THREE_PLUS;
 const UNKNOWN = UNK;
+const START = BOS;
+const END = EOS;
+const ALL = SENTENCE_SUMS.all;
+const UNKNOWN_TERMS = SENTENCE_SUMS.unknown;
+const FLOOR = PRODUCT_FLOOR;
 
 /**
  * Interpolated modified Kneser-Ney over live counts, as lmplz estimates it:
@@ -53,6 +59,8 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
   private readonly next: Int32Array;
   /** Per order k, the entry (state's context of order k-1, word), -1 when absent. */
   private readonly found: Int32Array;
+  /** `scoreSentence`'s context: ids[k] of the k-gram ending at the last token, as a state's. */
+  private readonly sentenceIds: Int32Array;
   private unigrams: UnigramTable | null = null;
   private unigramsVersion = -1;
 
@@ -62,6 +70,7 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
     for (let k = 0; k <= counts.order; k++) this.discounts.push(new Float64Array(4));
     this.next = new Int32Array(counts.order + 1);
     this.found = new Int32Array(counts.order + 1);
+    this.sentenceIds = new Int32Array(counts.order + 1);
   }
 
   get order(): number {
@@ -193,6 +202,82 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
     }
     this.lastMatch = matched;
     return p;
+  }
+
+  /**
+   * `advance` over a whole sentence, with the same probabilities, for perplexity runs: the context
+   * lives in one scratch array, each order is searched only when the order below matched (every
+   * suffix of a counted n-gram is counted, so a longer match cannot exist otherwise), and the
+   * probabilities are multiplied, with a logarithm taken once per sentence (or when the product
+   * nears underflow) instead of once per token. Reads the sorted n-grams only: while some wait
+   * in the pending hash, it advances token by token.
+   */
+  scoreSentence(words: Int32Array, length: number, sums: Float64Array): void {
+    const counts = this.counts;
+    if (counts.pendingCount > 0) {
+      scoreByAdvancing(this, words, length, sums);
+      return;
+    }
+    this.refresh();
+    const order = counts.order;
+    const levels = counts.levels;
+    const unigrams = levels[1];
+    const unigramEntries = unigrams.entries;
+    const unigramStride = unigrams.stride;
+    const unigramCount = unigrams.size;
+    const unigramDiscounts = this.discounts[1];
+    const rootTotal = this.rootTotal;
+    const floor = this.rootGamma * this.uniform;
+    const ids = this.sentenceIds;
+    const next = this.next;
+    ids[1] = START;
+    let contextLength = 1;
+    let product = 1;
+    let logSum = 0;
+    let unknownSum = 0;
+    for (let i = 0; i <= length; i++) {
+      const word = i < length ? words[i] : END;
+      const count = word < unigramCount ? unigramEntries[word * unigramStride + AT_COUNT] : 0;
+      let p = (count > 0 ? (count - unigramDiscounts[count < 3 ? count : 3]) / rootTotal : 0) + floor;
+      let matched = word !== UNKNOWN && count > 0 ? 1 : 0;
+      const top = contextLength < order ? contextLength + 1 : order;
+      for (let k = 2; k <= top; k++) {
+        const contexts = levels[k - 1].contexts!;
+        const context = ids[k - 1];
+        const at = context * CONTEXT;
+        const total = contexts[at + AT_TOTAL];
+        if (total === 0) break;
+        const d = this.discounts[k];
+        const gamma =
+          (d[1] * contexts[at + AT_ONES] +
+            d[2] * contexts[at + AT_TWOS] +
+            d[3] * contexts[at + AT_THREE_PLUS]) /
+          total;
+        if (matched === k - 1) {
+          const level = levels[k];
+          const id = level.findSorted(contexts, context, word);
+          if (id >= 0) {
+            const c = level.entries[id * level.stride + AT_COUNT];
+            p = (c - d[c < 3 ? c : 3]) / total + gamma * p;
+            next[k] = id;
+            matched = k;
+            continue;
+          }
+        }
+        p *= gamma;
+      }
+      if (word === UNKNOWN) unknownSum += Math.log10(p);
+      product *= p;
+      if (product < FLOOR) {
+        logSum += Math.log10(product);
+        product = 1;
+      }
+      contextLength = matched < order ? matched : order - 1;
+      ids[1] = word;
+      for (let k = 2; k <= contextLength; k++) ids[k] = next[k];
+    }
+    sums[ALL] += logSum + Math.log10(product);
+    sums[UNKNOWN_TERMS] += unknownSum;
   }
 
   startState(): ContextState {

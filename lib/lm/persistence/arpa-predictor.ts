@@ -1,6 +1,7 @@
 import { type ContextState, createContextState } from '../querying/context-state.js';
 import { resizeFloat32 } from '../querying/growth.js';
 import { NgramLevel } from '../querying/ngram-level.js';
+import { scoreByAdvancing } from '../querying/sentence-scoring.js';
 import { sampleToken } from '../sampling/sampling.js';
 import {
   type BackoffLevels,
@@ -90,6 +91,10 @@ export class ArpaPredictor implements TokenPredictor, BackoffLevels {
     for (let k = 1; k <= length; k++) state.ids[k] = this.found[k];
     state.length = length;
     return logP;
+  }
+
+  scoreSentence(words: Int32Array, length: number, sums: Float64Array): void {
+    scoreByAdvancing(this, words, length, sums);
   }
 
   /** log10 p(word) from the state's contexts of orders below `top`; leaves the n-grams matched in `found`. */

@@ -1,6 +1,8 @@
 import type { LanguageModel } from '../language-model.js';
 import type { LineScore } from '../types.js';
-import { EOS, UNK } from '../words/vocabulary.js';
+import { EOS, UNK, type Vocabulary } from '../words/vocabulary.js';
+import type { WordIds } from '../words/word-index.js';
+import { SENTENCE_SUMS } from './sentence-scoring.js';
 
 /** Per-token log10 probabilities of one line under the forward model, `</s>` last. */
 export function scoreLine(model: LanguageModel, text: string): LineScore {
@@ -33,32 +35,33 @@ export interface PerplexityReport {
   log10Sum: number;
 }
 
-/** Scores every non-empty line of `lines` and sums up as KenLM's `query` does. */
+/**
+ * Scores every non-empty line of `lines` and sums up as KenLM's `query` does. Whitespace-tokenized
+ * models read each line's word ids straight from its characters (`WordIndex`); every line is
+ * scored in one `scoreSentence` call.
+ */
 export function evaluatePerplexity(model: LanguageModel, lines: Iterable<string>): PerplexityReport {
   const predictor = model.forward;
   const vocabulary = model.vocabulary;
-  let log10Sum = 0;
-  let oovSum = 0;
+  const index = model.tokenizer === 'whitespace' ? vocabulary.index() : null;
+  const words: WordIds = { ids: new Int32Array(256), count: 0 };
+  const sums = new Float64Array(2);
   let tokens = 0;
   let oov = 0;
   let count = 0;
   for (const line of lines) {
-    const words = model.tokens(line);
-    if (words.length === 0) continue;
+    if (index) index.readWords(line, words);
+    else lookUp(vocabulary, model.tokens(line), words);
+    const length = words.count;
+    if (length === 0) continue;
     count++;
-    const state = predictor.startState();
-    for (let i = 0; i < words.length; i++) {
-      const id = vocabulary.lookup(words[i]);
-      const logProb = predictor.advance(state, id);
-      log10Sum += logProb;
-      if (id === UNK) {
-        oov++;
-        oovSum += logProb;
-      }
-    }
-    log10Sum += predictor.advance(state, EOS);
-    tokens += words.length + 1;
+    const ids = words.ids;
+    for (let i = 0; i < length; i++) if (ids[i] === UNK) oov++;
+    predictor.scoreSentence(ids, length, sums);
+    tokens += length + 1;
   }
+  const log10Sum = sums[SENTENCE_SUMS.all];
+  const oovSum = sums[SENTENCE_SUMS.unknown];
   return {
     perplexity: 10 ** (-log10Sum / tokens),
     perplexityExcludingOOV: 10 ** (-(log10Sum - oovSum) / (tokens - oov)),
@@ -67,4 +70,11 @@ export function evaluatePerplexity(model: LanguageModel, lines: Iterable<string>
     lines: count,
     log10Sum,
   };
+}
+
+/** Sets `into` to the vocabulary ids of `tokens`. */
+function lookUp(vocabulary: Vocabulary, tokens: readonly string[], into: WordIds): void {
+  if (into.ids.length < tokens.length) into.ids = new Int32Array(tokens.length * 2);
+  for (let i = 0; i < tokens.length; i++) into.ids[i] = vocabulary.lookup(tokens[i]);
+  into.count = tokens.length;
 }

@@ -7,6 +7,8 @@ export const EOS = 2;
 /** How many ids the markers take before the first real word (KenLM numbers them the same way). */
 export const MARKER_COUNT = 3;
 
+import { WordIndex } from './word-index.js';
+
 const MARKERS = ['<unk>', '<s>', '</s>'];
 
 /**
@@ -16,6 +18,7 @@ const MARKERS = ['<unk>', '<s>', '</s>'];
 export class Vocabulary {
   private readonly ids = new Map<string, number>();
   private readonly words: string[] = [];
+  private wordIndex: WordIndex | null = null;
 
   constructor(words: readonly string[] = []) {
     for (const marker of MARKERS) this.intern(marker);
@@ -53,6 +56,13 @@ export class Vocabulary {
       this.words.push(word);
     }
     return id;
+  }
+
+  /** A `WordIndex` of the words so far (rebuilt after words were added). */
+  index(): WordIndex {
+    if (this.wordIndex?.size !== this.words.length)
+      this.wordIndex = new WordIndex(this.words, UNK, MARKER_COUNT);
+    return this.wordIndex;
   }
 
   /** The string of `id`. */
