@@ -108,7 +108,9 @@ export function answerFromPassages(
   });
   evidence.sort((a, b) => b.rank - a.rank);
   const best = evidence[0];
-  if (!best || best.coverage < COVERAGE_THRESHOLD) {
+  // A name or number never taught ("Brazil", "2018") means the question is about something else.
+  const unknownName = own.some((term) => term.name && index.documentFrequency(term.term) === 0);
+  if (!best || best.coverage < COVERAGE_THRESHOLD || unknownName) {
     return {
       ...base,
       status: 'unknown',

@@ -1,7 +1,8 @@
 import { ByteReader, ByteWriter } from '../lm/index.js';
 import { PassageIndex } from './passage-index.js';
 
-const FORMAT_VERSION = 1;
+/** Bumped whenever the terms change (2: irregular past forms indexed under their base form). */
+const FORMAT_VERSION = 2;
 const LAYOUTS = ['line', 'paragraph'] as const;
 
 /** The index as bytes (passages, terms, postings), for the model snapshot. */

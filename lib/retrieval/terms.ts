@@ -1,6 +1,7 @@
 import { stemmer } from 'stemmer';
 import { foldCase, tokenize } from '../lm/index.js';
 import { PRONOUN_SWAPS, STOP_WORDS } from '../text/index.js';
+import { baseForm } from './irregular-verbs.js';
 
 const WORD = /[\p{L}\p{N}]/u;
 const POSSESSIVE = /['’]s?$/u;
@@ -8,7 +9,10 @@ const POSSESSIVE = /['’]s?$/u;
 const stems = new Map<string, string | null>();
 const STEM_CACHE_LIMIT = 200_000;
 
-/** The search form of a word: case-folded, possessive dropped, Porter-stemmed; null for stop-words. */
+/**
+ * The search form of a word: case-folded, possessive dropped, irregular past forms to their base
+ * ("built" -> "build"), Porter-stemmed; null for stop-words.
+ */
 export function searchTerm(token: string): string | null {
   const cached = stems.get(token);
   if (cached !== undefined) return cached;
@@ -21,7 +25,7 @@ function computeTerm(token: string): string | null {
   if (!WORD.test(token)) return null;
   const word = foldCase(token).replace(POSSESSIVE, '');
   if (word === '' || STOP_WORDS.has(word) || PRONOUN_SWAPS.has(word)) return null;
-  return /\p{N}/u.test(word) ? word : stemmer(word);
+  return /\p{N}/u.test(word) ? word : stemmer(baseForm(word));
 }
 
 /** The search terms of a text in order, repeats kept (documents count them). */
