@@ -1,14 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { chatHandlers } from '../lib/chat/handlers.js';
-import { parseConfig } from '../lib/config/index.js';
 import { endpoint } from '../lib/http/index.js';
-import { setLogLevel } from '../lib/log/index.js';
-import { mulberry32 } from '../lib/reply/index.js';
 import { queryTermsOf } from '../lib/retrieval/index.js';
-import { createServices } from '../lib/services/index.js';
-import { createEmbeddedStore } from '../lib/store/index.js';
 import { variantBChatHandlers } from '../lib/variant-b/handlers.js';
+import { benchServices, trainingParts } from './bench-services.js';
 
 /**
  * `npm run bench:qa -- --corpus FILE --questions FILE.json [--offcorpus FILE.json]`: trains a fresh
@@ -38,24 +34,14 @@ interface Question {
 }
 
 const FIRST_WORDS = 60;
-const TRAIN_PART_BYTES = 900_000;
 
-setLogLevel('silent');
-const services = createServices(
-  parseConfig({
-    STARTER_TEXT: 'off',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_REQUESTS: '1000000',
-    SESSION_LIMIT_FREE: '1000000',
-  }),
-  { store: createEmbeddedStore(), random: mulberry32(1) },
-);
+const services = await benchServices();
 const chatA = endpoint(chatHandlers(() => services));
 const chatB = endpoint(variantBChatHandlers(() => services));
 
 const corpus = readFileSync(values.corpus, 'utf8');
 let started = performance.now();
-for (const part of partsOf(corpus)) await services.model.train(part);
+for (const part of trainingParts(corpus)) await services.model.train(part);
 const { model, passages } = await services.model.knowledge();
 console.log(
   `trained ${values.corpus}: ${model.tokenCount} tokens, ${passages.size} passages, vocabulary ${model.vocabSize} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
@@ -139,25 +125,4 @@ function post(path: string, body: unknown): Request {
 function answers(reply: string, acceptable: readonly string[]): boolean {
   const words = (reply.toLowerCase().match(/[\p{L}\p{N}/_.-]+/gu) ?? []).slice(0, FIRST_WORDS);
   return acceptable.some((word) => words.some((w) => w.replace(/[.]+$/, '') === word.toLowerCase()));
-}
-
-/** The corpus in parts under the train cap, cut at blank lines (else line ends). */
-function partsOf(text: string): string[] {
-  const parts: string[] = [];
-  let current = '';
-  for (const line of text.split('\n')) {
-    if (Buffer.byteLength(current) + Buffer.byteLength(line) + 1 > TRAIN_PART_BYTES && current.trim()) {
-      const cut = current.lastIndexOf('\n\n');
-      if (cut > current.length / 2) {
-        parts.push(current.slice(0, cut));
-        current = current.slice(cut + 2);
-      } else {
-        parts.push(current);
-        current = '';
-      }
-    }
-    current += `${line}\n`;
-  }
-  if (current.trim()) parts.push(current);
-  return parts;
 }

@@ -18,18 +18,16 @@ import { runInNewContext } from 'node:vm';
 import autocannon from 'autocannon';
 import { composeReply, evidenceBudgets, type Knowledge } from '../lib/answer/index.js';
 import { chatHandlers } from '../lib/chat/handlers.js';
-import { parseConfig } from '../lib/config/index.js';
 import { endpoint } from '../lib/http/index.js';
 import { createModel, evaluatePerplexity, type NgramModel, restoreModel } from '../lib/lm/index.js';
-import { setLogLevel } from '../lib/log/index.js';
 import { generateReply, mulberry32, type ReplyMode, replyBudgets } from '../lib/reply/index.js';
 import { queryTermsOf } from '../lib/retrieval/index.js';
-import { createServices } from '../lib/services/index.js';
 import { createEmbeddedStore, type Store, upstashStore } from '../lib/store/index.js';
 import { createModelKeeper, trainingKeys } from '../lib/training/index.js';
 import { variantBChatHandlers } from '../lib/variant-b/handlers.js';
 import { startRedisServer } from '../tests/support/redis-server.js';
 import { startUpstashBridge } from '../tests/support/upstash-bridge.js';
+import { benchServices, trainingParts } from './bench-services.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const KJV_DIR = process.env.KJV_DIR ?? resolve(ROOT, '../shared/corpora/kjv');
@@ -195,18 +193,7 @@ function benchCompose(knowledge: Knowledge, mode: ReplyMode) {
  * reply, recording) on an in-memory embedded store: the request path without the network.
  */
 async function benchEndpoints(text: string) {
-  setLogLevel('silent');
-  const services = createServices(
-    parseConfig({
-      STARTER_TEXT: 'off',
-      LOG_LEVEL: 'silent',
-      RATE_LIMIT_REQUESTS: '1000000',
-      SESSION_LIMIT_FREE: '1000000',
-      SESSION_LIMIT_SIGNED_IN: '1000000',
-    }),
-    { store: createEmbeddedStore(), random: mulberry32(1) },
-  );
-  for (const part of trainingParts(text)) await services.model.train(part);
+  const services = await benchServices(text);
   const chatA = endpoint(chatHandlers(() => services));
   const chatB = endpoint(variantBChatHandlers(() => services));
   let session = 0;
@@ -250,25 +237,6 @@ async function benchEndpoints(text: string) {
     };
   }
   return results;
-}
-
-/** The text as training parts of at most ~900 kB, cut at line ends (POST /api/train takes 1 MB). */
-function trainingParts(text: string, partBytes = 900_000): string[] {
-  const parts: string[] = [];
-  let part: string[] = [];
-  let bytes = 0;
-  for (const line of text.split('\n')) {
-    const size = Buffer.byteLength(line) + 1;
-    if (bytes + size > partBytes && part.length > 0) {
-      parts.push(part.join('\n'));
-      part = [];
-      bytes = 0;
-    }
-    part.push(line);
-    bytes += size;
-  }
-  if (part.length > 0) parts.push(part.join('\n'));
-  return parts;
 }
 
 /**
