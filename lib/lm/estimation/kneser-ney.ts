@@ -127,9 +127,7 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
     const total = contexts[at + TOTAL];
     if (total === 0) return 1;
     const d = this.discounts[k + 1];
-    return (
-      (d[1] * contexts[at + ONES] + d[2] * contexts[at + TWOS] + d[3] * contexts[at + THREE_PLUS]) / total
-    );
+    return backoffWeight(d, contexts, at, total);
   }
 
   /**
@@ -182,11 +180,7 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
       const total = contexts[at + AT_TOTAL];
       if (total === 0) break;
       const d = this.discounts[k];
-      const gamma =
-        (d[1] * contexts[at + AT_ONES] +
-          d[2] * contexts[at + AT_TWOS] +
-          d[3] * contexts[at + AT_THREE_PLUS]) /
-        total;
+      const gamma = backoffWeight(d, contexts, at, total);
       if (matched === k - 1) {
         const id = found[k];
         if (id >= 0) {
@@ -248,11 +242,7 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
         const total = contexts[at + AT_TOTAL];
         if (total === 0) break;
         const d = this.discounts[k];
-        const gamma =
-          (d[1] * contexts[at + AT_ONES] +
-            d[2] * contexts[at + AT_TWOS] +
-            d[3] * contexts[at + AT_THREE_PLUS]) /
-          total;
+        const gamma = backoffWeight(d, contexts, at, total);
         if (matched === k - 1) {
           const level = levels[k];
           const id = level.findSorted(contexts, context, word);
@@ -394,4 +384,15 @@ function searchFrom(words: Int32Array, from: number, size: number, word: number)
     else return mid;
   }
   return -1;
+}
+
+/**
+ * Interpolated modified Kneser-Ney's backoff weight of a context: the mass its discounts free,
+ * (D1 N1 + D2 N2 + D3+ N3+) / total, read from the context's record at `at`.
+ */
+function backoffWeight(d: ArrayLike<number>, contexts: ArrayLike<number>, at: number, total: number): number {
+  return (
+    (d[1] * contexts[at + AT_ONES] + d[2] * contexts[at + AT_TWOS] + d[3] * contexts[at + AT_THREE_PLUS]) /
+    total
+  );
 }
