@@ -4,7 +4,8 @@
  * generation and retrieval at the service's defaults (temperature 0.7, maxTokens 80) in each mode,
  * snapshot and cold starts, and a load run against `npm start` with autocannon. Prints one table,
  * then every figure as one JSON object on the last line. `BENCH_LOAD=off` skips the load run,
- * `BENCH_LOAD_SECONDS` sets its length (default 20).
+ * `BENCH_LOAD_SECONDS` sets its length (default 20). `KENLM_BIN` (a directory holding KenLM's `lmplz`,
+ * `build_binary` and `query`) measures KenLM live on the same files in the same run (kenlm-peer.ts).
  *
  * The machine may be shared: every timed figure is also given per CPU-second of this process
  * (or of the server's processes), which other processes' load disturbs far less than wall time.
@@ -28,11 +29,16 @@ import { variantBChatHandlers } from '../lib/variant-b/handlers.js';
 import { startRedisServer } from '../tests/support/redis-server.js';
 import { startUpstashBridge } from '../tests/support/upstash-bridge.js';
 import { benchServices, trainingParts } from './bench-services.js';
+import { type KenlmFigures, kenlmDirectory, measureKenlm } from './kenlm-peer.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const KJV_DIR = process.env.KJV_DIR ?? resolve(ROOT, '../shared/corpora/kjv');
 const CORPUS = process.env.BENCH_CORPUS ?? join(KJV_DIR, 'kjv.raw.txt');
 const ORDER = 4;
+/** KenLM's query test: the norm train split, and the test split repeated QUERY_REPEAT times. */
+const TRAIN_SPLIT = join(KJV_DIR, 'kjv.norm.contig.train');
+const TEST_SPLIT = join(KJV_DIR, 'kjv.norm.contig.test');
+const QUERY_REPEAT = 200;
 /** The service's defaults (lib/chat/schema.ts). */
 const TEMPERATURE = 0.7;
 const MAX_TOKENS = 80;
@@ -108,21 +114,25 @@ function benchTraining(text: string) {
  * KJV train split scoring the test split repeated 200 times (17M tokens), text to perplexity.
  */
 function benchQueries() {
-  const trainFile = join(KJV_DIR, 'kjv.norm.contig.train');
-  const testFile = join(KJV_DIR, 'kjv.norm.contig.test');
-  if (!existsSync(trainFile) || !existsSync(testFile)) return null;
+  if (!existsSync(TRAIN_SPLIT) || !existsSync(TEST_SPLIT)) return null;
+  const trainStarted = performance.now();
+  const trainCpu = cpuMs();
   const model = createModel({ order: ORDER, tokenizer: 'whitespace', directions: 'forward' });
-  model.addText(readFileSync(trainFile, 'utf8'));
-  const test = readFileSync(testFile, 'utf8').split(/\r?\n/);
+  model.addText(readFileSync(TRAIN_SPLIT, 'utf8'));
+  const trainSeconds = (performance.now() - trainStarted) / 1000;
+  const trainCpuSeconds = (cpuMs() - trainCpu) / 1000;
+  const test = readFileSync(TEST_SPLIT, 'utf8').split(/\r?\n/);
   evaluatePerplexity(model, test);
   const lines: string[] = [];
-  for (let i = 0; i < 200; i++) lines.push(...test);
+  for (let i = 0; i < QUERY_REPEAT; i++) lines.push(...test);
   const started = performance.now();
   const cpu = cpuMs();
   const report = evaluatePerplexity(model, lines);
   const seconds = (performance.now() - started) / 1000;
   const cpuSeconds = (cpuMs() - cpu) / 1000;
   return {
+    trainSeconds,
+    trainCpuSeconds,
     tokens: report.tokens,
     perplexity: report.perplexity,
     tokensPerSecond: report.tokens / seconds,
@@ -472,17 +482,33 @@ async function main(): Promise<void> {
     maxTokens: MAX_TOKENS,
   };
 
+  // KenLM first, so that its training and query runs sit next to ours under the same load.
+  const kenlmBin = kenlmDirectory();
+  const kenlm: KenlmFigures | null =
+    kenlmBin && existsSync(TRAIN_SPLIT) && existsSync(TEST_SPLIT)
+      ? measureKenlm(kenlmBin, {
+          order: ORDER,
+          trainFile: TRAIN_SPLIT,
+          testFile: TEST_SPLIT,
+          repeat: QUERY_REPEAT,
+        })
+      : null;
+
   const training = benchTraining(text);
   const model = training.model;
   rows.push([
     'training (order 4, both directions)',
     `${training.seconds.toFixed(2)} s, ${Math.round(training.tokensPerSecond).toLocaleString('en')} tokens/s`,
-    PEER.train,
+    kenlm
+      ? `lmplz -S 50M, live: ${kenlm.train.seconds.toFixed(2)} s (${kenlm.train.cpuSeconds.toFixed(2)} CPU-s), ${mb(kenlm.train.peakRssBytes)} peak RSS for the norm train split, one direction`
+      : PEER.train,
   ]);
   rows.push([
     'model memory after training',
     `${mb(training.memoryBytes)} (typed arrays ${mb(model.byteLength)})`,
-    PEER.memory,
+    kenlm
+      ? `KenLM probing, live: ${mb(kenlm.probingBytes)} file, ${mb(kenlm.query.peakRssBytes)} query peak RSS per direction; target <= 52 MB`
+      : PEER.memory,
   ]);
   Object.assign(figures, {
     tokens: model.tokenCount,
@@ -494,14 +520,33 @@ async function main(): Promise<void> {
   });
 
   const queries = benchQueries();
+  const ratios =
+    kenlm && queries
+      ? {
+          trainTime: queries.trainSeconds / kenlm.train.seconds,
+          trainCpu: queries.trainCpuSeconds / kenlm.train.cpuSeconds,
+          queries: queries.tokensPerSecond / kenlm.query.tokensPerSecond,
+          queriesPerCpu: queries.tokensPerCpuSecond / kenlm.query.tokensPerCpuSecond,
+        }
+      : null;
+  if (queries) {
+    rows.push([
+      'training on the norm train split (order 4, forward)',
+      `${queries.trainSeconds.toFixed(2)} s (${queries.trainCpuSeconds.toFixed(2)} CPU-s)`,
+      ratios ? `${ratios.trainTime.toFixed(2)}x lmplz's time (${ratios.trainCpu.toFixed(2)}x its CPU)` : '',
+    ]);
+  }
   rows.push([
     'probability queries (order 4, KJV test x200)',
     queries
       ? `${perSecond(queries.tokensPerSecond)} (${perSecond(queries.tokensPerCpuSecond)} per CPU-s), ppl ${queries.perplexity.toFixed(2)}`
       : 'skipped (no kjv.norm.contig.* in KJV_DIR)',
-    PEER.queries,
+    kenlm && ratios
+      ? `KenLM query, whole process, live: ${perSecond(kenlm.query.tokensPerSecond)} (${perSecond(kenlm.query.tokensPerCpuSecond)} per CPU-s), ppl ${kenlm.query.perplexity.toFixed(2)}; ours ${ratios.queries.toFixed(2)}x (${ratios.queriesPerCpu.toFixed(2)}x per CPU-s); target >= 7.5M`
+      : PEER.queries,
   ]);
   figures.queries = queries;
+  figures.kenlm = kenlm ? { ...kenlm, ratios } : null;
 
   const generation = Object.fromEntries(MODES.map((mode) => [mode, benchGeneration(model, mode)]));
   for (const mode of MODES) {
