@@ -59,8 +59,13 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
   private readonly next: Int32Array;
   /** Per order k, the entry (state's context of order k-1, word), -1 when absent. */
   private readonly found: Int32Array;
-  /** `scoreSentence`'s context: ids[k] of the k-gram ending at the last token, as a state's. */
-  private readonly sentenceIds: Int32Array;
+  /** `scoreSentence`'s tokens: `<s>`, the sentence's words, `</s>`. */
+  private sentenceWords = new Int32Array(64);
+  /**
+   * `scoreSentence`'s n-grams: row k (of the words' length) holds at each position the entry id of
+   * the k-gram ending there, -1 when not counted.
+   */
+  private sentenceGrams = new Int32Array(0);
   private unigrams: UnigramTable | null = null;
   private unigramsVersion = -1;
 
@@ -70,7 +75,7 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
     for (let k = 0; k <= counts.order; k++) this.discounts.push(new Float64Array(4));
     this.next = new Int32Array(counts.order + 1);
     this.found = new Int32Array(counts.order + 1);
-    this.sentenceIds = new Int32Array(counts.order + 1);
+    this.sentenceGrams = new Int32Array(64 * (counts.order + 1));
   }
 
   get order(): number {
@@ -199,12 +204,16 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
   }
 
   /**
-   * `advance` over a whole sentence, with the same probabilities, for perplexity runs: the context
-   * lives in one scratch array, each order is searched only when the order below matched (every
-   * suffix of a counted n-gram is counted, so a longer match cannot exist otherwise), and the
-   * probabilities are multiplied, with a logarithm taken once per sentence (or when the product
-   * nears underflow) instead of once per token. Reads the sorted n-grams only: while some wait
-   * in the pending hash, it advances token by token.
+   * `advance` over a whole sentence, with the same probabilities, for perplexity runs. The n-grams
+   * are found order by order rather than token by token: the k-gram ending at position j is
+   * (the (k-1)-gram ending at j-1, word j), so once order k-1 is known at every position, the
+   * lookups of order k are independent of one another and their cache misses overlap (a
+   * token-by-token walk waits for each before it can start the next). An order is searched only
+   * where the order below matched (every suffix of a counted n-gram is counted). A last pass then
+   * interpolates exactly as `interpolate` does, from records the lookups just brought into cache,
+   * and multiplies the probabilities, taking a logarithm once per sentence (or when the product
+   * nears underflow). Reads the sorted n-grams only: while some wait in the pending hash, it
+   * advances token by token.
    */
   scoreSentence(words: Int32Array, length: number, sums: Float64Array): void {
     const counts = this.counts;
@@ -219,42 +228,56 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
     const unigramEntries = unigrams.entries;
     const unigramStride = unigrams.stride;
     const unigramCount = unigrams.size;
+    // Positions: 0 is <s>, 1..length the words, length + 1 the </s>.
+    const positions = length + 2;
+    const width = this.gramsFor(positions);
+    const grams = this.sentenceGrams;
+    const tokens = this.sentenceWords;
+    tokens[0] = START;
+    grams[width] = START;
+    for (let j = 1; j < positions; j++) {
+      const word = j <= length ? words[j - 1] : END;
+      tokens[j] = word;
+      const count = word < unigramCount ? unigramEntries[word * unigramStride + AT_COUNT] : 0;
+      grams[width + j] = word !== UNKNOWN && count > 0 ? word : -1;
+    }
+    for (let k = 2; k <= order; k++) {
+      const level = levels[k];
+      const parents = levels[k - 1].contexts!;
+      const below = (k - 1) * width;
+      const row = k * width;
+      grams[row] = -1;
+      for (let j = 1; j < positions; j++) {
+        const context = grams[below + j - 1];
+        grams[row + j] =
+          context < 0 || grams[below + j] < 0 ? -1 : level.findSorted(parents, context, tokens[j]);
+      }
+    }
     const unigramDiscounts = this.discounts[1];
     const rootTotal = this.rootTotal;
     const floor = this.rootGamma * this.uniform;
-    const ids = this.sentenceIds;
-    const next = this.next;
-    ids[1] = START;
-    let contextLength = 1;
     let product = 1;
     let logSum = 0;
     let unknownSum = 0;
-    for (let i = 0; i <= length; i++) {
-      const word = i < length ? words[i] : END;
+    for (let j = 1; j < positions; j++) {
+      const word = tokens[j];
       const count = word < unigramCount ? unigramEntries[word * unigramStride + AT_COUNT] : 0;
       let p = (count > 0 ? (count - unigramDiscounts[count < 3 ? count : 3]) / rootTotal : 0) + floor;
-      let matched = word !== UNKNOWN && count > 0 ? 1 : 0;
-      const top = contextLength < order ? contextLength + 1 : order;
-      for (let k = 2; k <= top; k++) {
+      for (let k = 2, below = width; k <= order; k++, below += width) {
+        const context = grams[below + j - 1];
+        if (context < 0) break;
         const contexts = levels[k - 1].contexts!;
-        const context = ids[k - 1];
         const at = context * CONTEXT;
         const total = contexts[at + AT_TOTAL];
         if (total === 0) break;
         const d = this.discounts[k];
         const gamma = backoffWeight(d, contexts, at, total);
-        if (matched === k - 1) {
+        const id = grams[below + width + j];
+        if (id >= 0) {
           const level = levels[k];
-          const id = level.findSorted(contexts, context, word);
-          if (id >= 0) {
-            const c = level.entries[id * level.stride + AT_COUNT];
-            p = (c - d[c < 3 ? c : 3]) / total + gamma * p;
-            next[k] = id;
-            matched = k;
-            continue;
-          }
-        }
-        p *= gamma;
+          const c = level.entries[id * level.stride + AT_COUNT];
+          p = (c - d[c < 3 ? c : 3]) / total + gamma * p;
+        } else p *= gamma;
       }
       if (word === UNKNOWN) unknownSum += Math.log10(p);
       product *= p;
@@ -262,12 +285,19 @@ export class KneserNeyEstimator implements TokenPredictor, BackoffLevels {
         logSum += Math.log10(product);
         product = 1;
       }
-      contextLength = matched < order ? matched : order - 1;
-      ids[1] = word;
-      for (let k = 2; k <= contextLength; k++) ids[k] = next[k];
     }
     sums[ALL] += logSum + Math.log10(product);
     sums[UNKNOWN_TERMS] += unknownSum;
+  }
+
+  /** Makes room in the sentence scratch for `positions` positions; returns the row width. */
+  private gramsFor(positions: number): number {
+    if (this.sentenceWords.length < positions) {
+      const width = Math.max(positions, this.sentenceWords.length * 2);
+      this.sentenceWords = new Int32Array(width);
+      this.sentenceGrams = new Int32Array(width * (this.counts.order + 1));
+    }
+    return this.sentenceWords.length;
   }
 
   startState(): ContextState {

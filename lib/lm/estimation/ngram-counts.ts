@@ -70,9 +70,13 @@ export class CountLevel {
   pendingHeads: Int32Array | null = null;
   /**
    * Hash of the (context, word) keys of the successors of wide contexts (more than `NARROW`
-   * successors), whose runs are too long to search quickly: slots hold entry id + 1, 0 when empty.
+   * successors), whose runs are too long to search quickly. A slot holds entry id + 1 in its low
+   * `wideIdBits` bits and, above them, low bits of the key's hash as a tag (0 when empty): a probe
+   * reads the record of an entry only when its tag agrees, so passing other keys' slots, and a
+   * search that ends at an empty slot, cost no reads outside the slot table.
    */
   private wide: Int32Array = EMPTY_SLOTS;
+  private wideIdBits = 0;
 
   constructor(
     readonly k: number,
@@ -95,11 +99,18 @@ export class CountLevel {
     if (end - low > NARROW) {
       const slots = this.wide;
       const slotCount = slots.length;
-      let i = slotOf(keyHash(context, word), slotCount);
+      const idBits = this.wideIdBits;
+      const idMask = (1 << idBits) - 1;
+      const h = keyHash(context, word);
+      const tag = h << idBits;
+      let i = slotOf(h, slotCount);
       for (;;) {
-        const id = slots[i] - 1;
-        if (id < 0) return -1;
-        if (entries[id * stride + WORD] === word && id >= low && id < end) return id;
+        const slot = slots[i];
+        if (slot === 0) return -1;
+        if ((slot & ~idMask) === tag) {
+          const id = (slot & idMask) - 1;
+          if (entries[id * stride + WORD] === word && id >= low && id < end) return id;
+        }
         if (++i === slotCount) i = 0;
       }
     }
@@ -121,18 +132,22 @@ export class CountLevel {
     }
     const slotCount = Math.ceil(wideEntries / WIDE_LOAD) + 1;
     const slots = new Int32Array(slotCount);
+    // Bits for every id + 1 of the level; the rest of the slot is tag.
+    const idBits = 32 - Math.clz32(this.size);
     const entries = this.entries;
     for (let p = 0; p < parentCount; p++) {
       const start = parentContexts[p * CONTEXT_RECORD + FIRST_CHILD];
       const end = parentContexts[(p + 1) * CONTEXT_RECORD + FIRST_CHILD];
       if (end - start <= NARROW) continue;
       for (let id = start; id < end; id++) {
-        let i = slotOf(keyHash(p, entries[id * this.stride + WORD]), slotCount);
+        const h = keyHash(p, entries[id * this.stride + WORD]);
+        let i = slotOf(h, slotCount);
         while (slots[i] !== 0) if (++i === slotCount) i = 0;
-        slots[i] = id + 1;
+        slots[i] = (h << idBits) | (id + 1);
       }
     }
     this.wide = slots;
+    this.wideIdBits = idBits;
   }
 
   /** Ints of the records of `entries` entries (and the closing record below the top order). */
