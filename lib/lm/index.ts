@@ -5,7 +5,7 @@ export { formatArpaNumber } from './persistence/arpa-writer.js';
 export { ByteReader, ByteWriter } from './persistence/byte-stream.js';
 export { restoreModel } from './persistence/restore.js';
 export { SnapshotFormatError } from './persistence/snapshot-format.js';
-export { deserializeModel } from './persistence/snapshot-reader.js';
+export { type DeserializeOptions, deserializeModel } from './persistence/snapshot-reader.js';
 export { type ContextState, createContextState } from './querying/context-state.js';
 export { evaluatePerplexity, type PerplexityReport, scoreLine } from './querying/scoring.js';
 export { sampleToken } from './sampling/sampling.js';

@@ -29,6 +29,16 @@ export interface TrainingResult {
 const LINE_BREAK = /\r?\n/;
 
 /**
+ * The backward counts of a snapshot while they wait to be decoded: how to load them, and the
+ * sentences learned since (reversed), one list per `addText` call, so the replay compacts where
+ * training did and the counts come out the same.
+ */
+interface DeferredCounts {
+  load(counts: NgramCounts): void;
+  learned: Int32Array[][];
+}
+
+/**
  * A Kneser-Ney n-gram model trained incrementally: every `addText` adds its sentences to the counts of the forward model and, unless disabled, of the backward model (the same
  * sentences reversed), and probabilities reflect all text so far.
  */
@@ -38,11 +48,12 @@ export class NgramModel implements LanguageModel {
   readonly vocabulary: Vocabulary;
   readonly casing = new SurfaceCasing();
   readonly forwardCounts: NgramCounts;
-  readonly backwardCounts: NgramCounts | null;
   readonly forward: KneserNeyEstimator;
-  readonly backward: KneserNeyEstimator | null;
   tokenCount = 0;
   lineCount = 0;
+  private backwardCountsLoaded: NgramCounts | null;
+  private backwardLoaded: KneserNeyEstimator | null;
+  private deferredBackward: DeferredCounts | null = null;
 
   constructor(options: ModelOptions = {}, vocabulary = new Vocabulary()) {
     this.order = options.order ?? 4;
@@ -51,8 +62,53 @@ export class NgramModel implements LanguageModel {
     this.forwardCounts = new NgramCounts(this.order);
     this.forward = new KneserNeyEstimator(this.forwardCounts);
     const both = (options.directions ?? 'both') === 'both';
-    this.backwardCounts = both ? new NgramCounts(this.order) : null;
-    this.backward = this.backwardCounts ? new KneserNeyEstimator(this.backwardCounts) : null;
+    this.backwardCountsLoaded = both ? new NgramCounts(this.order) : null;
+    this.backwardLoaded = this.backwardCountsLoaded
+      ? new KneserNeyEstimator(this.backwardCountsLoaded)
+      : null;
+  }
+
+  /** The counts of the backward model (null for a forward-only model); decoded on first use after a restore. */
+  get backwardCounts(): NgramCounts | null {
+    this.loadBackward();
+    return this.backwardCountsLoaded;
+  }
+
+  /** The backward model replies grow leftwards with (null for a forward-only model). */
+  get backward(): KneserNeyEstimator | null {
+    this.loadBackward();
+    return this.backwardLoaded;
+  }
+
+  /** True while the backward counts of a snapshot wait to be decoded (nothing has needed them yet). */
+  get backwardDeferred(): boolean {
+    return this.deferredBackward !== null;
+  }
+
+  /**
+   * Leaves the backward counts to `load`, run the first time anything reads them: a cold start
+   * answers from the forward model and the passages before it pays for the backward one. Only for
+   * a freshly restored two-direction model, before any training.
+   */
+  deferBackward(load: (counts: NgramCounts) => void): void {
+    if (!this.backwardCountsLoaded) return;
+    if (this.backwardCountsLoaded.version !== 0)
+      throw new Error('deferBackward: the backward counts are not empty');
+    this.deferredBackward = { load, learned: [] };
+  }
+
+  private loadBackward(): void {
+    const deferred = this.deferredBackward;
+    if (deferred === null) return;
+    const counts = new NgramCounts(this.order);
+    deferred.load(counts);
+    for (const sentences of deferred.learned) {
+      for (const ids of sentences) counts.addSentence(ids);
+      this.compactIfLarge(counts);
+    }
+    this.backwardCountsLoaded = counts;
+    this.backwardLoaded = new KneserNeyEstimator(counts);
+    this.deferredBackward = null;
   }
 
   get vocabSize(): number {
@@ -67,6 +123,8 @@ export class NgramModel implements LanguageModel {
   addText(text: string): TrainingResult {
     let tokens = 0;
     let lines = 0;
+    const deferred = this.deferredBackward;
+    const learnedBackward: Int32Array[] = [];
     for (const line of this.sentencesOf(text)) {
       const surface = tokenize(line, this.tokenizer).filter((token) => !Vocabulary.isMarker(token));
       if (surface.length === 0) continue;
@@ -75,14 +133,16 @@ export class NgramModel implements LanguageModel {
       for (let i = 0; i < folded.length; i++) ids[i] = this.vocabulary.intern(folded[i]);
       if (this.tokenizer === 'natural') this.casing.observe(surface, folded, ids);
       this.forwardCounts.addSentence(ids);
-      this.backwardCounts?.addSentence(ids.reverse());
+      if (deferred) learnedBackward.push(ids.reverse());
+      else this.backwardCountsLoaded?.addSentence(ids.reverse());
       tokens += ids.length;
       lines++;
     }
     this.tokenCount += tokens;
     this.lineCount += lines;
     this.compactIfLarge(this.forwardCounts);
-    if (this.backwardCounts) this.compactIfLarge(this.backwardCounts);
+    if (deferred) deferred.learned.push(learnedBackward);
+    else if (this.backwardCountsLoaded) this.compactIfLarge(this.backwardCountsLoaded);
     return { tokens, lines };
   }
 

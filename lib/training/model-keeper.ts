@@ -16,6 +16,12 @@ export interface CorpusPosition {
 /** Chunks read per request while catching up (at most 8 MB of text at the 1 MB train cap). */
 const TAIL_PAGE_CHUNKS = 8;
 
+/** Chunks `from`, `from + 1`, ... of the corpus, read ahead of the replay. */
+interface TailPage {
+  from: number;
+  texts: string[];
+}
+
 export interface ModelKeeperOptions {
   order: number;
   /** Write a snapshot once this many chunks are past the last one. */
@@ -103,11 +109,15 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       applied = 0;
       epoch = position.epoch;
     }
-    if (applied === 0 && position.chunks > 0) await loadSnapshot(position);
+    let prefetched = applied === 0 && position.chunks > 0 ? await loadSnapshot(position) : undefined;
     // Paged, so a long tail never becomes one oversized REST response.
     while (position.chunks > applied) {
       const last = Math.min(position.chunks, applied + TAIL_PAGE_CHUNKS) - 1;
-      const texts = await store.lrange(trainingKeys.chunks, applied, last);
+      const texts =
+        prefetched?.from === applied
+          ? prefetched.texts
+          : await store.lrange(trainingKeys.chunks, applied, last);
+      prefetched = undefined;
       if (texts.length === 0) break;
       for (const text of texts) {
         model.addText(text);
@@ -117,22 +127,34 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     }
   }
 
-  async function loadSnapshot(position: CorpusPosition): Promise<void> {
-    const bytes = await store.getBlob(trainingKeys.snapshot);
-    if (!bytes) return;
+  /**
+   * Loads the snapshot and, in the same round trips, the first page of the chunks after the one
+   * the store says it covers, which is where the replay starts when the snapshot is usable.
+   */
+  async function loadSnapshot(position: CorpusPosition): Promise<TailPage | undefined> {
+    const [bytes, page] = await Promise.all([store.getBlob(trainingKeys.snapshot), firstTailPage(position)]);
+    if (!bytes) return page;
     const snapshot = decodeSnapshot(bytes);
     if (!snapshot) {
       logError(
         'snapshot_unreadable',
         new Error('the stored model snapshot could not be read; replaying the corpus'),
       );
-      return;
+      return page;
     }
-    if (snapshot.tag.epoch !== position.epoch || snapshot.tag.chunks > position.chunks) return;
-    if (snapshot.model.order !== options.order || !snapshot.passages) return;
+    if (snapshot.tag.epoch !== position.epoch || snapshot.tag.chunks > position.chunks) return page;
+    if (snapshot.model.order !== options.order || !snapshot.passages) return page;
     model = snapshot.model;
     passages = snapshot.passages;
     applied = snapshot.tag.chunks;
+    return page;
+  }
+
+  async function firstTailPage(position: CorpusPosition): Promise<TailPage | undefined> {
+    const from = Number((await store.get(trainingKeys.snapshotChunks)) ?? 0);
+    if (!Number.isInteger(from) || from < 0 || from >= position.chunks) return undefined;
+    const last = Math.min(position.chunks, from + TAIL_PAGE_CHUNKS) - 1;
+    return { from, texts: await store.lrange(trainingKeys.chunks, from, last) };
   }
 
   async function maybeWriteSnapshot(): Promise<void> {

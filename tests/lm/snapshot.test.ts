@@ -51,6 +51,38 @@ describe('model snapshots', () => {
     expect(backwards(loaded)).toEqual(backwards(model));
   });
 
+  it('leaves the backward model of a deferred load undecoded until it is read, then equal to an eager load', () => {
+    const eager = deserializeModel(bytes);
+    const lazy = deserializeModel(bytes, { deferBackward: true });
+    expect(lazy.backwardDeferred).toBe(true);
+    // A tail in several calls, as a cold instance replays chunks: the first grows the counts past
+    // a compaction, the others stay pending.
+    for (const m of [eager, lazy]) {
+      m.addText(lines.slice(1000, 1600).join('\n'));
+      m.addText(lines.slice(1600, 1700).join('\n'));
+      m.addText(lines.slice(1700, 1720).join('\n'));
+    }
+    expect(scores(lazy)).toEqual(scores(eager));
+    expect(lazy.backwardDeferred).toBe(true);
+    const words = model.tokens('and the LORD said unto Moses').map((word) => model.vocabulary.id(word));
+    const backwards = (m: NgramModel) => {
+      const state = m.backward!.startState();
+      return [...words].reverse().map((id) => m.backward!.advance(state, id));
+    };
+    expect(backwards(lazy)).toEqual(backwards(eager));
+    expect(lazy.backwardDeferred).toBe(false);
+    const layout = (m: NgramModel) =>
+      m.backwardCounts!.levels.map((level) => [level.sorted, level.size, level.pending?.size ?? 0]);
+    expect(layout(lazy)).toEqual(layout(eager));
+    expect(lazy.serialize()).toEqual(eager.serialize());
+  });
+
+  it('reports damage in a deferred backward model when it is first read', () => {
+    const lazy = deserializeModel(bytes.subarray(0, bytes.length - 40), { deferBackward: true });
+    expect(scores(lazy)).toEqual(scores(model));
+    expect(() => lazy.backward).toThrow(SnapshotFormatError);
+  });
+
   it('round-trips a pretokenized forward-only model', () => {
     const plain = createModel({ order: 2, tokenizer: 'whitespace', directions: 'forward' });
     plain.addText('a b c\nb c d');

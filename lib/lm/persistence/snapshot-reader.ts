@@ -4,10 +4,19 @@ import { Vocabulary } from '../words/vocabulary.js';
 import { ByteReader } from './byte-stream.js';
 import { SNAPSHOT_MAGIC, SNAPSHOT_VERSION, SnapshotFormatError, TOKENIZER_CODES } from './snapshot-format.js';
 
+/** Options of `deserializeModel`. */
+export interface DeserializeOptions {
+  /**
+   * Decode the backward counts only when something first reads them (`NgramModel.deferBackward`).
+   * For bytes whose integrity was checked already: damage there shows only when they are decoded.
+   */
+  deferBackward?: boolean;
+}
+
 /** A trainable model restored from `model.serialize()` bytes; training can continue on it. */
-export function deserializeModel(bytes: Uint8Array): NgramModel {
+export function deserializeModel(bytes: Uint8Array, options: DeserializeOptions = {}): NgramModel {
   const input = new ByteReader(bytes);
-  try {
+  return truncationReported(() => {
     const magic = input.raw(SNAPSHOT_MAGIC.length);
     if (!SNAPSHOT_MAGIC.every((byte, i) => magic[i] === byte))
       throw new SnapshotFormatError('not a model snapshot');
@@ -38,8 +47,19 @@ export function deserializeModel(bytes: Uint8Array): NgramModel {
       model.casing.restoreRow(id, (flags & 1) === 1, form, input.uint(), vocabulary.word(id));
     }
     readCounts(input, model.forwardCounts);
-    if (model.backwardCounts) readCounts(input, model.backwardCounts);
+    if (directions === 2 && options.deferBackward) {
+      // A copy, so the rest of the decoded buffer is not kept alive until then.
+      const rest = bytes.slice(input.offset);
+      model.deferBackward((counts) => truncationReported(() => readCounts(new ByteReader(rest), counts)));
+    } else if (model.backwardCounts) readCounts(input, model.backwardCounts);
     return model;
+  });
+}
+
+/** Runs `read`, turning the reader's running out of bytes into a `SnapshotFormatError`. */
+function truncationReported<T>(read: () => T): T {
+  try {
+    return read();
   } catch (error) {
     if (error instanceof RangeError) throw new SnapshotFormatError('snapshot truncated');
     throw error;

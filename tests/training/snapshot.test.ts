@@ -1,0 +1,123 @@
+import { deflateRawSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { createModel, type NgramModel, scoreLine } from '../../lib/lm/index.js';
+import { PassageIndex, serializePassageIndex } from '../../lib/retrieval/index.js';
+import { createEmbeddedStore } from '../../lib/store/index.js';
+import { createModelKeeper, trainingKeys } from '../../lib/training/index.js';
+import { decodeSnapshot, encodeSnapshot } from '../../lib/training/snapshot.js';
+import { corpusLines } from '../lm/corpus.js';
+import { redisServices } from '../support/services.js';
+
+const lines = corpusLines('kjv.raw.txt').slice(0, 600);
+const chunks = Array.from({ length: 6 }, (_, i) => lines.slice(i * 100, (i + 1) * 100).join('\n'));
+const probe = 'and the LORD said unto Moses, Go in unto Pharaoh';
+
+function trained(texts: string[]): { model: NgramModel; passages: PassageIndex } {
+  const model = createModel({ order: 3 });
+  const passages = new PassageIndex();
+  texts.forEach((text, i) => {
+    model.addText(text);
+    passages.addChunk(i + 1, text);
+  });
+  return { model, passages };
+}
+
+function backwardScores(model: NgramModel): number[] {
+  const state = model.backward!.startState();
+  return model
+    .tokens(probe)
+    .reverse()
+    .map((word) => model.backward!.advance(state, model.vocabulary.lookup(word)));
+}
+
+/** A snapshot blob as the writers before the Zstandard encoding wrote it (deflated, no checksum). */
+function deflatedSnapshot(model: NgramModel, passages: PassageIndex, chunks: number): Uint8Array {
+  const modelBytes = model.serialize();
+  const header = Buffer.from(
+    JSON.stringify({ epoch: '0', chunks, encoding: 'deflate-raw+passages', modelBytes: modelBytes.length }),
+  );
+  const body = deflateRawSync(Buffer.concat([modelBytes, serializePassageIndex(passages)]));
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(header.length);
+  return Buffer.concat([length, header, body]);
+}
+
+describe('model snapshots in the store', () => {
+  it('round-trip the model and the passages, the backward model decoded only when read', () => {
+    const { model, passages } = trained(chunks);
+    const decoded = decodeSnapshot(encodeSnapshot({ epoch: '3', chunks: 6 }, model, passages))!;
+    expect(decoded.tag).toEqual({ epoch: '3', chunks: 6 });
+    expect(decoded.passages!.texts).toEqual(passages.texts);
+    expect(decoded.model.backwardDeferred).toBe(true);
+    expect(scoreLine(decoded.model, probe)).toEqual(scoreLine(model, probe));
+    expect(backwardScores(decoded.model)).toEqual(backwardScores(model));
+    expect(decoded.model.serialize()).toEqual(model.serialize());
+  });
+
+  it('are smaller than the deflated encoding they replace', () => {
+    const { model, passages } = trained(chunks);
+    const current = encodeSnapshot({ epoch: '0', chunks: 6 }, model, passages);
+    expect(current.length).toBeLessThan(deflatedSnapshot(model, passages, 6).length);
+  });
+
+  it('still reads snapshots in the earlier deflated encoding, decoding both directions at once', () => {
+    const { model, passages } = trained(chunks);
+    const decoded = decodeSnapshot(deflatedSnapshot(model, passages, 6))!;
+    expect(decoded.model.backwardDeferred).toBe(false);
+    expect(backwardScores(decoded.model)).toEqual(backwardScores(model));
+    expect(decoded.passages!.size).toBe(passages.size);
+  });
+
+  it('refuses a snapshot whose compressed bytes were damaged (checksum), so the corpus is replayed', () => {
+    const { model, passages } = trained(chunks);
+    const bytes = encodeSnapshot({ epoch: '0', chunks: 6 }, model, passages);
+    const damaged = bytes.slice();
+    damaged[damaged.length - 1000] ^= 0x10;
+    expect(decodeSnapshot(damaged)).toBeUndefined();
+  });
+
+  it('a cold instance answers from an earlier deflated snapshot instead of replaying what it covers', async () => {
+    const store = createEmbeddedStore();
+    const keeper = createModelKeeper(store, { order: 3, snapshotEvery: 1000 });
+    await keeper.train(chunks[0]!);
+    await keeper.train(chunks[1]!);
+    // The snapshot says it covers the first chunk but holds another text: only a loaded snapshot knows it.
+    const { model, passages } = trained(['Melchizedek was king of Salem']);
+    await store.setBlob(trainingKeys.snapshot, deflatedSnapshot(model, passages, 1));
+    await store.set(trainingKeys.snapshotChunks, '1');
+    const cold = await createModelKeeper(store, { order: 3, snapshotEvery: 1000 }).knowledge();
+    expect(cold.model.vocabulary.has('melchizedek')).toBe(true);
+    expect(cold.passages.size).toBe(1 + trained([chunks[1]!]).passages.size);
+  });
+});
+
+describe('a cold instance on the real Redis', () => {
+  it('loads the snapshot and the tail and holds exactly what the instance that trained holds', async () => {
+    const { store } = await redisServices();
+    const warm = createModelKeeper(store, { order: 3, snapshotEvery: 4 });
+    for (const text of chunks) await warm.train(text);
+    expect(await store.get(trainingKeys.snapshotChunks)).toBe('4');
+    const cold = await createModelKeeper(store, { order: 3, snapshotEvery: 1000 }).knowledge();
+    const hot = warm.cachedKnowledge();
+    expect(cold.model.tokenCount).toBe(hot.model.tokenCount);
+    expect(scoreLine(cold.model, probe)).toEqual(scoreLine(hot.model, probe));
+    expect(cold.passages.texts).toEqual(hot.passages.texts);
+    expect(cold.passages.chunks).toEqual(hot.passages.chunks);
+    const coldModel = cold.model as NgramModel;
+    expect(coldModel.backwardDeferred).toBe(true);
+    expect(backwardScores(coldModel)).toEqual(backwardScores(hot.model as NgramModel));
+    expect(coldModel.serialize()).toEqual((hot.model as NgramModel).serialize());
+  });
+
+  it('replays from where the snapshot ends even when the hint of its coverage is stale', async () => {
+    const { store } = await redisServices();
+    const warm = createModelKeeper(store, { order: 3, snapshotEvery: 4 });
+    for (const text of chunks) await warm.train(text);
+    for (const hint of ['1', '5', '99', 'x']) {
+      await store.set(trainingKeys.snapshotChunks, hint);
+      const cold = await createModelKeeper(store, { order: 3, snapshotEvery: 1000 }).knowledge();
+      expect(cold.model.tokenCount, hint).toBe(warm.cachedKnowledge().model.tokenCount);
+      expect(cold.passages.chunks, hint).toEqual(warm.cachedKnowledge().passages.chunks);
+    }
+  });
+});
