@@ -16,10 +16,19 @@ export interface EmbeddedStoreOptions {
 export const STORE_FILE = 'store.db';
 /** How long a write waits for another process's transaction before it fails (SQLITE_BUSY). */
 const BUSY_TIMEOUT_MS = 10_000;
+/** Pause between attempts to open a file another process is setting up at the same moment. */
+const OPEN_RETRY_MS = 25;
 /** Expired keys are swept once every this many write transactions of a process. */
 const SWEEP_EVERY_WRITES = 500;
 
 type EntryType = 'string' | 'list' | 'hash' | 'set' | 'blob';
+
+/** A write (or a read queued behind writes) waiting for the next group commit. */
+interface Unit {
+  run: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
 
 interface Entry {
   type: EntryType;
@@ -60,8 +69,9 @@ CREATE TABLE IF NOT EXISTS set_members (
 /**
  * The store of a laptop or a single server: SQLite (`node:sqlite`) in `<dataDir>/store.db`.
  * WAL mode with synchronous=FULL, so an acknowledged write is on disk before the call returns
- * (it survives kill -9 and a power cut). Every write, and every batch, is one `BEGIN IMMEDIATE`
- * transaction, so several processes on one folder keep exact counts. Each row carries a CRC-32 of
+ * (it survives kill -9 and a power cut). The writes of one event-loop turn are committed together
+ * in one `BEGIN IMMEDIATE` transaction (group commit), every write and every batch in its own
+ * savepoint, so each is all-or-nothing and several processes on one folder keep exact counts. Each row carries a CRC-32 of
  * its content, checked with `PRAGMA quick_check` at start: a damaged file stops the start with
  * one clear line and is kept aside, never emptied or rewritten. An old `store.aof` of the
  * append-only store is migrated on first start.
@@ -97,14 +107,67 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       throw error;
     }
   }
-  const write = <T>(run: () => T) => transaction('write', run);
-  const read = <T>(run: () => T) => transaction('read', run);
+  /**
+   * Group commit: a write waits for the end of the event loop's turn (`setImmediate`) and is
+   * committed with every other write of that turn in one transaction, each in its own savepoint
+   * (a failing one is rolled back alone and rejects alone). Its promise settles only after the
+   * COMMIT, so an acknowledged write is still on disk; concurrent requests share one fsync instead
+   * of paying one each. A read queues behind pending writes, so it sees what was written before it.
+   */
+  let pending: Unit[] = [];
+
+  function write<T>(run: () => T): Promise<T> {
+    return enqueue(run);
+  }
+
+  function read<T>(run: () => T): T | Promise<T> {
+    return pending.length === 0 ? transaction('read', run) : enqueue(run);
+  }
+
+  function enqueue<T>(run: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (closed) throw new Error('the embedded store is closed');
+      if (pending.length === 0) setImmediate(commitPending);
+      pending.push({ run, resolve: resolve as (value: unknown) => void, reject });
+    });
+  }
+
+  function commitPending(): void {
+    const group = pending;
+    pending = [];
+    if (group.length === 0) return;
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    try {
+      transaction('write', () => {
+        for (const unit of group) {
+          db.exec('SAVEPOINT unit');
+          try {
+            outcomes.push({ ok: true, value: unit.run() });
+            db.exec('RELEASE unit');
+          } catch (error) {
+            db.exec('ROLLBACK TO unit');
+            db.exec('RELEASE unit');
+            outcomes.push({ ok: false, value: error });
+          }
+        }
+      });
+    } catch (error) {
+      // Nothing of the group landed (the lock, the disk or the commit failed).
+      for (const unit of group) unit.reject(error);
+      return;
+    }
+    group.forEach((unit, i) => {
+      const outcome = outcomes[i];
+      if (outcome.ok) unit.resolve(outcome.value);
+      else unit.reject(outcome.value);
+    });
+  }
 
   /** Copies an old `store.aof` in one transaction (once, even with several processes starting). */
   function migrateLegacyFile(dir: string): void {
     const legacy = join(dir, LEGACY_FILE);
     if (!existsSync(legacy)) return;
-    write(() => {
+    transaction('write', () => {
       if (sql(`SELECT value FROM meta WHERE name = 'legacy_migrated'`).get()) return;
       for (const entry of readLegacyFile(legacy, now())) importLegacy(entry);
       sql(`INSERT INTO meta (name, value) VALUES ('legacy_migrated', ?)`).run(new Date(now()).toISOString());
@@ -350,8 +413,9 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       scard: (key) => queue(false, () => ops.scard(key)),
       exec: async () => {
         if (queued.length === 0) return [];
-        // One transaction: all of the batch lands, or (on any error) none of it.
-        return transaction(writes ? 'write' : 'read', () => queued.map((run) => run()));
+        // One unit: all of the batch lands, or (on any error) none of it.
+        const run = () => queued.map((op) => op());
+        return writes ? write(run) : read(run);
       },
     };
     function queue(isWrite: boolean, run: () => unknown): StoreBatch {
@@ -371,7 +435,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   }
 
   try {
-    write(sweepExpired);
+    transaction('write', sweepExpired);
     if (options.dataDir) migrateLegacyFile(resolve(options.dataDir));
   } catch (error) {
     db.close();
@@ -404,7 +468,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
         return entry ? new Uint8Array(entry.value as Uint8Array) : null;
       }),
     delBlob: async (key) => {
-      write(() => ops.del(key));
+      await write(() => ops.del(key));
     },
     countKeys: async (prefix) =>
       read(() => {
@@ -422,6 +486,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     async close() {
       if (closed) return;
       closed = true;
+      commitPending();
       db.close();
     },
   };
@@ -500,21 +565,41 @@ function openFile(dir: string): DatabaseSync {
       );
     }
   }
-  let db: DatabaseSync;
-  try {
-    db = new (sqlite().DatabaseSync)(path, { timeout: BUSY_TIMEOUT_MS });
-    // WAL lets readers run beside the one writer; FULL syncs the log at every commit, so what was
-    // acknowledged survives a crash of the process and of the machine.
-    db.exec('PRAGMA journal_mode = WAL');
-    db.exec('PRAGMA synchronous = FULL');
-    db.exec(SCHEMA);
-  } catch (error) {
-    throw new StoreStartupError(
-      `The embedded store ${path} cannot be opened (${(error as Error).message}); ` +
-        'check that DATA_DIR is a writable folder.',
-    );
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    let db: DatabaseSync | undefined;
+    try {
+      db = new (sqlite().DatabaseSync)(path, { timeout: BUSY_TIMEOUT_MS });
+      // WAL lets readers run beside the one writer; FULL syncs the log at every commit, so what was
+      // acknowledged survives a crash of the process and of the machine.
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec('PRAGMA synchronous = FULL');
+      db.exec(SCHEMA);
+      return db;
+    } catch (error) {
+      db?.close();
+      // Switching a new file to WAL while another process does the same can answer "locked"
+      // without waiting for the busy timeout: try again until it has passed.
+      if (isLocked(error) && Date.now() < deadline) {
+        sleepSync(OPEN_RETRY_MS);
+        continue;
+      }
+      throw new StoreStartupError(
+        `The embedded store ${path} cannot be opened (${(error as Error).message}); ` +
+          'check that DATA_DIR is a writable folder.',
+      );
+    }
   }
-  return db;
+}
+
+/** SQLITE_BUSY or SQLITE_LOCKED (another connection holds the lock). */
+function isLocked(error: unknown): boolean {
+  const code = (error as { errcode?: unknown }).errcode;
+  return code === 5 || code === 6;
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /** Reads the whole file read-only: SQLite's structural check, then every row's checksum. */

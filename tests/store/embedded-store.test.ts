@@ -94,6 +94,64 @@ describe('Embedded store on SQLite', () => {
     expect(await store.batch().rpush('chunks', 'x').llen('chunks').exec()).toEqual([1, 1]);
   });
 
+  it('commits concurrent writes together, and a failing one is rolled back alone', async () => {
+    const dir = freshDir();
+    const store = createEmbeddedStore({ dataDir: dir });
+    await store.set('text', 'not a number');
+    // Issued in one turn of the event loop: committed as one group.
+    const results = await Promise.allSettled([
+      store.incr('counter'),
+      store.rpush('list', 'a', 'b'),
+      store.batch().sadd('members', 'x').incr('text').exec(),
+      store.hincrby('totals', 'n', 3),
+      store.incr('counter'),
+    ]);
+    expect(results.map((result) => result.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect(results.map((result) => (result.status === 'fulfilled' ? result.value : null))).toEqual([
+      1,
+      2,
+      null,
+      3,
+      2,
+    ]);
+    // The failed batch left nothing behind; everything acknowledged is on disk for another connection.
+    const other = createEmbeddedStore({ dataDir: dir });
+    expect(await other.scard('members')).toBe(0);
+    expect(await other.get('counter')).toBe('2');
+    expect(await other.lrange('list', 0, -1)).toEqual(['a', 'b']);
+    expect(await other.hgetall('totals')).toEqual({ n: '3' });
+    await other.close();
+    await store.close();
+  });
+
+  it('answers a read after the writes issued before it, even when they were not awaited', async () => {
+    const store = createEmbeddedStore();
+    const written = store.set('greeting', 'hello');
+    const pushed = store.rpush('list', 'one');
+    expect(await store.get('greeting')).toBe('hello');
+    expect(await store.lrange('list', 0, -1)).toEqual(['one']);
+    expect(await written).toBe(true);
+    expect(await pushed).toBe(1);
+  });
+
+  it('commits what is pending when closed, and refuses writes afterwards', async () => {
+    const dir = freshDir();
+    const store = createEmbeddedStore({ dataDir: dir });
+    const pending = store.set('last', 'written');
+    await store.close();
+    expect(await pending).toBe(true);
+    await expect(store.set('late', 'x')).rejects.toThrow(/closed/);
+    const reopened = createEmbeddedStore({ dataDir: dir });
+    expect(await reopened.get('last')).toBe('written');
+    await reopened.close();
+  });
+
   it('expires keys as Redis does: SET clears a TTL, INCR and RPUSH keep it, an expired key is gone', async () => {
     let time = 5_000_000;
     const store = createEmbeddedStore({ now: () => time });
