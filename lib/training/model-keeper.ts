@@ -134,7 +134,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
   async function loadSnapshot(position: CorpusPosition): Promise<TailPage | undefined> {
     const [bytes, page] = await Promise.all([store.getBlob(trainingKeys.snapshot), firstTailPage(position)]);
     if (!bytes) return page;
-    const snapshot = decodeSnapshot(bytes);
+    const snapshot = decodeSnapshot(bytes, { chunksStored: position.chunks });
     if (!snapshot) {
       logError(
         'snapshot_unreadable',

@@ -43,12 +43,18 @@ export function encodeSnapshot(tag: SnapshotTag, model: NgramModel, passages: Pa
   return out;
 }
 
+export interface DecodeOptions {
+  /** How many chunks the store holds: when more than the snapshot covers, the model gets room for them. */
+  chunksStored?: number;
+}
+
 /**
  * Reads a snapshot blob; undefined when it is damaged or not one of ours. Snapshots written before
  * the passage index existed come back without `passages`: the caller replays the corpus instead.
  */
 export function decodeSnapshot(
   bytes: Uint8Array,
+  options: DecodeOptions = {},
 ): { tag: SnapshotTag; model: NgramModel; passages?: PassageIndex } | undefined {
   try {
     const headerLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0);
@@ -62,7 +68,11 @@ export function decodeSnapshot(
     if ((tag.encoding === ENCODING || tag.encoding === DEFLATED) && Number.isInteger(tag.modelBytes)) {
       const checked = tag.encoding === ENCODING;
       const plain = checked ? zstdDecompressSync(body) : inflateRawSync(body);
-      const model = deserializeModel(plain.subarray(0, tag.modelBytes), { deferBackward: checked });
+      const roomToGrow = (options.chunksStored ?? 0) > tag.chunks;
+      const model = deserializeModel(plain.subarray(0, tag.modelBytes), {
+        deferBackward: checked,
+        roomToGrow,
+      });
       const passages = deserializePassageIndex(plain.subarray(tag.modelBytes));
       return { tag: where, model, passages };
     }

@@ -92,13 +92,31 @@ describe('model snapshots', () => {
     expect(scoreLine(loaded, 'a b d').logProbs).toEqual(scoreLine(plain, 'a b d').logProbs);
   });
 
-  it('keeps the layout of version 1 byte for byte', () => {
-    // Written by the first version-1 writer; successors are inserted out of word order here.
+  it('keeps the layout of version 2 byte for byte, and reads version 1 as its first writer wrote it', () => {
+    // Successors are inserted out of word order here.
     const tiny = createModel({ order: 3, tokenizer: 'whitespace' });
     tiny.addText('c b a\na c b c\nb a c a\nc a b');
     expect(Buffer.from(tiny.serialize()).toString('base64')).toBe(
-      'TkdMTQEDAQIOBAMBYwFiAWEABgAAAwMDAwwAAwMCAQEBAQADAgECAgECAwIBAQECAgMCAgECAQEOAgQBAQEBBQEBAwEAAgMBAgECAgECAQABAgECAgEBAQACBAEBAQECAQYAAAMDAwMMAAMDAQEBAQIAAwICAgEBAgMCAQECAgEDAgEBAgECDgEEAQEFAQIDAQEBAAEDAQICAQIBAAICAQMBAQMBAAICAQMBAgIBAQE=',
+      'TkdMTQIDAQIOBAMBYwFiAWEABgAAAwMDAwwAAwADAwMDAQECAgECAQICAQECAQEBAgIBAQICAgEOAgEBAAICAAECAAIBBAEFAwMCAgICAgEEAQIBAQEBAQEBAQEBAQEBAQYAAAMDAwMMAAMAAwMDAwEBAgIBAgECAgEBAQECAgECAQIBAQICDgEBAgABAgACAQACAgQFAwEDAgICAwMCAwIBAQEBAQEBAQEBAQEBAQE=',
     );
+    const version1 = Buffer.from(
+      'TkdMTQEDAQIOBAMBYwFiAWEABgAAAwMDAwwAAwMCAQEBAQADAgECAgECAwIBAQECAgMCAgECAQEOAgQBAQEBBQEBAwEAAgMBAgECAgECAQABAgECAgEBAQACBAEBAQECAQYAAAMDAwMMAAMDAQEBAQIAAwICAgEBAgMCAQECAgEDAgEBAgECDgEEAQEFAQIDAQEBAAEDAQICAQIBAAICAQMBAQMBAAICAQMBAgIBAQE=',
+      'base64',
+    );
+    const read = deserializeModel(version1);
+    expect(read.serialize()).toEqual(tiny.serialize());
+    expect(scoreLine(read, 'a b c a').logProbs).toEqual(scoreLine(tiny, 'a b c a').logProbs);
+  });
+
+  it('leaves room to grow when asked, and training on it ends the same', () => {
+    const roomy = deserializeModel(bytes, { roomToGrow: true });
+    const tight = deserializeModel(bytes);
+    expect(roomy.forwardCounts.levels[4].entries.length).toBeGreaterThan(
+      tight.forwardCounts.levels[4].entries.length,
+    );
+    for (const m of [roomy, tight]) m.addText(lines.slice(1000, 1100).join('\n'));
+    expect(scores(roomy)).toEqual(scores(tight));
+    expect(roomy.serialize()).toEqual(tight.serialize());
   });
 
   it('rejects bytes that are not a snapshot, or a truncated one', () => {

@@ -415,22 +415,21 @@ export class NgramCounts {
   }
 
   /**
-   * Loads order k in bulk from trie-ordered columns (a snapshot): `successors[p]` is how many
-   * entries the context p of order k-1 has (ignored at order 1, where entry i is word i), `words`
-   * and `values` the entries' words and adjusted counts. The order below must be loaded already
-   * and this order empty.
+   * Loads order k in bulk from a snapshot: `records` (made for `recordsFor(capacity)` ints, room for
+   * entries to come allowed) holds the word and the adjusted count of each of the `size` entries in
+   * trie order, and `successors[p]` how many of them the context p of order k-1 has (ignored at
+   * order 1, where entry i is word i). The order below must be loaded already and this order empty.
    */
-  restoreLevel(k: number, size: number, successors: Int32Array, words: Int32Array, values: Int32Array): void {
+  restoreLevel(k: number, size: number, successors: Int32Array, records: Int32Array): void {
     const level = this.levels[k];
     const parent = this.levels[k - 1];
     const parentContexts = parent.contexts!;
-    level.setRecords(new Int32Array(level.recordsFor(size)));
+    level.setRecords(records);
     const stride = level.stride;
     level.size = size;
     level.sorted = size;
     level.pending = null;
     level.pendingHeads = null;
-    const entries = level.entries;
     if (k === 1) {
       parentContexts[FIRST_CHILD] = 0;
       parentContexts[CONTEXT_RECORD + FIRST_CHILD] = size;
@@ -445,9 +444,7 @@ export class NgramCounts {
     const countsOfCounts = this.countsOfCounts[k];
     let p = 0;
     for (let id = 0; id < size; id++) {
-      const c = values[id];
-      entries[id * stride + WORD] = k === 1 ? id : words[id];
-      entries[id * stride + COUNT] = c;
+      const c = records[id * stride + COUNT];
       if (c === 0) continue;
       if (k > 1) while (parentContexts[(p + 1) * CONTEXT_RECORD + FIRST_CHILD] <= id) p++;
       const at = p * CONTEXT_RECORD;

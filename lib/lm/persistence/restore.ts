@@ -6,7 +6,8 @@ import { deserializeModel } from './snapshot-reader.js';
  * top, ready to answer.
  */
 export function restoreModel(snapshot: Uint8Array, tail: Iterable<string> = []): NgramModel {
-  const model = deserializeModel(snapshot);
-  for (const chunk of tail) model.addText(chunk);
+  const chunks = [...tail];
+  const model = deserializeModel(snapshot, { roomToGrow: chunks.length > 0 });
+  for (const chunk of chunks) model.addText(chunk);
   return model;
 }

@@ -1,8 +1,13 @@
-import type { NgramCounts } from '../estimation/ngram-counts.js';
+import { COUNT, type NgramCounts, WORD } from '../estimation/ngram-counts.js';
 import { NgramModel } from '../ngram-model.js';
 import { Vocabulary } from '../words/vocabulary.js';
 import { ByteReader } from './byte-stream.js';
-import { SNAPSHOT_MAGIC, SNAPSHOT_VERSION, SnapshotFormatError, TOKENIZER_CODES } from './snapshot-format.js';
+import {
+  READABLE_SNAPSHOT_VERSIONS,
+  SNAPSHOT_MAGIC,
+  SnapshotFormatError,
+  TOKENIZER_CODES,
+} from './snapshot-format.js';
 
 /** Options of `deserializeModel`. */
 export interface DeserializeOptions {
@@ -11,6 +16,8 @@ export interface DeserializeOptions {
    * For bytes whose integrity was checked already: damage there shows only when they are decoded.
    */
   deferBackward?: boolean;
+  /** Leave room for more entries in every order: a tail of training is about to be replayed. */
+  roomToGrow?: boolean;
 }
 
 /** A trainable model restored from `model.serialize()` bytes; training can continue on it. */
@@ -21,7 +28,7 @@ export function deserializeModel(bytes: Uint8Array, options: DeserializeOptions 
     if (!SNAPSHOT_MAGIC.every((byte, i) => magic[i] === byte))
       throw new SnapshotFormatError('not a model snapshot');
     const version = input.uint();
-    if (version !== SNAPSHOT_VERSION)
+    if (!READABLE_SNAPSHOT_VERSIONS.includes(version))
       throw new SnapshotFormatError(`unsupported snapshot version ${version}`);
     const order = input.uint();
     const tokenizer = TOKENIZER_CODES[input.uint()];
@@ -46,12 +53,15 @@ export function deserializeModel(bytes: Uint8Array, options: DeserializeOptions 
       const form = flags & 2 ? input.string() : null;
       model.casing.restoreRow(id, (flags & 1) === 1, form, input.uint(), vocabulary.word(id));
     }
-    readCounts(input, model.forwardCounts);
+    const roomToGrow = options.roomToGrow ?? false;
+    readCounts(input, model.forwardCounts, version, roomToGrow);
     if (directions === 2 && options.deferBackward) {
       // A copy, so the rest of the decoded buffer is not kept alive until then.
       const rest = bytes.slice(input.offset);
-      model.deferBackward((counts) => truncationReported(() => readCounts(new ByteReader(rest), counts)));
-    } else if (model.backwardCounts) readCounts(input, model.backwardCounts);
+      model.deferBackward((counts) =>
+        truncationReported(() => readCounts(new ByteReader(rest), counts, version, roomToGrow)),
+      );
+    } else if (model.backwardCounts) readCounts(input, model.backwardCounts, version, roomToGrow);
     return model;
   });
 }
@@ -66,35 +76,72 @@ function truncationReported<T>(read: () => T): T {
   }
 }
 
-function readCounts(input: ByteReader, counts: NgramCounts): void {
+/** Room for an eighth more entries per order, as training's own growth would leave. */
+function capacityFor(size: number, roomToGrow: boolean): number {
+  return roomToGrow ? Math.ceil(size * 1.125) : size;
+}
+
+/**
+ * One direction's counts. Order 1: its size, then each word's count. Order k ≥ 2, version 1: its
+ * size, then per entry of order k-1 its successor count followed by (word delta, count) pairs;
+ * version 2: its size, then the successor counts of every entry of order k-1, then every entry's
+ * word delta, then every entry's count (columns compress better than pairs). Decoded straight
+ * into the records the counts keep.
+ */
+function readCounts(input: ByteReader, counts: NgramCounts, version: number, roomToGrow: boolean): void {
   const unigramCount = input.uint();
-  const values = new Int32Array(unigramCount);
-  for (let w = 0; w < unigramCount; w++) values[w] = input.uint();
-  counts.restoreLevel(1, unigramCount, values, values, values);
+  const unigrams = counts.levels[1];
+  const unigramRecords = new Int32Array(unigrams.recordsFor(capacityFor(unigramCount, roomToGrow)));
+  for (let w = 0; w < unigramCount; w++) {
+    unigramRecords[w * unigrams.stride + WORD] = w;
+    unigramRecords[w * unigrams.stride + COUNT] = input.uint();
+  }
+  counts.restoreLevel(1, unigramCount, new Int32Array(0), unigramRecords);
   let parentCount = unigramCount;
   for (let k = 2; k <= counts.order; k++) {
+    const level = counts.levels[k];
+    const stride = level.stride;
     const size = input.uint();
     const successors = new Int32Array(parentCount);
-    const words = new Int32Array(size);
-    const entryCounts = new Int32Array(size);
+    const records = new Int32Array(level.recordsFor(capacityFor(size, roomToGrow)));
+    const interleaved = version === 1;
     let id = 0;
     for (let parent = 0; parent < parentCount; parent++) {
-      let word = -1;
       const n = input.uint();
       if (id + n > size) throw new SnapshotFormatError(`order ${k} holds more entries than declared`);
       successors[parent] = n;
-      for (let i = 0; i < n; i++) {
-        const delta = input.uint();
-        if (delta === 0 && word >= 0) throw new SnapshotFormatError(`order ${k} repeats a word`);
-        word = Math.max(word, 0) + delta;
-        if (word >= unigramCount) throw new SnapshotFormatError(`order ${k} holds an unknown word`);
-        words[id] = word;
-        entryCounts[id] = input.uint();
-        id++;
-      }
+      if (interleaved) {
+        let word = -1;
+        for (let i = 0; i < n; i++) {
+          word = nextWord(input, word, unigramCount, k);
+          records[id * stride + WORD] = word;
+          records[id * stride + COUNT] = input.uint();
+          id++;
+        }
+      } else id += n;
     }
     if (id !== size) throw new SnapshotFormatError(`order ${k} holds fewer entries than declared`);
-    counts.restoreLevel(k, size, successors, words, entryCounts);
+    if (!interleaved) {
+      id = 0;
+      for (let parent = 0; parent < parentCount; parent++) {
+        let word = -1;
+        for (let end = id + successors[parent]; id < end; id++) {
+          word = nextWord(input, word, unigramCount, k);
+          records[id * stride + WORD] = word;
+        }
+      }
+      for (id = 0; id < size; id++) records[id * stride + COUNT] = input.uint();
+    }
+    counts.restoreLevel(k, size, successors, records);
     parentCount = size;
   }
+}
+
+/** The next successor's word from its delta to `word` (-1 before the first of a run). */
+function nextWord(input: ByteReader, word: number, unigramCount: number, k: number): number {
+  const delta = input.uint();
+  if (delta === 0 && word >= 0) throw new SnapshotFormatError(`order ${k} repeats a word`);
+  const next = Math.max(word, 0) + delta;
+  if (next >= unigramCount) throw new SnapshotFormatError(`order ${k} holds an unknown word`);
+  return next;
 }
