@@ -139,15 +139,32 @@ export class PassageIndex {
       }
     });
 
-    const hits: PassageHit[] = [];
+    // The best `limit` by score (ties: earlier passage first), kept sorted as they come: only
+    // those become hits, however many passages matched a common word.
+    const keep = Math.min(limit, touched.length);
+    const bestIds = new Int32Array(keep);
+    const bestScores = new Float64Array(keep);
+    let held = 0;
     for (const id of touched) {
+      const score = scores[id] + NEIGHBOUR_SHARE * this.nearbyScore(id, scores);
+      if (held === keep && !ranksBefore(score, id, bestScores[keep - 1], bestIds[keep - 1])) continue;
+      let at = held < keep ? held++ : keep - 1;
+      for (; at > 0 && ranksBefore(score, id, bestScores[at - 1], bestIds[at - 1]); at--) {
+        bestScores[at] = bestScores[at - 1];
+        bestIds[at] = bestIds[at - 1];
+      }
+      bestScores[at] = score;
+      bestIds[at] = id;
+    }
+    const hits: PassageHit[] = [];
+    for (let i = 0; i < held; i++) {
+      const id = bestIds[i];
       const before = this.neighbour(id, -1);
       const after = this.neighbour(id, 1);
-      const nearbyScore = Math.max(before >= 0 ? scores[before] : 0, after >= 0 ? scores[after] : 0);
       const nearbyMask = (before >= 0 ? masks[before] : 0) | (after >= 0 ? masks[after] : 0);
       hits.push({
         id,
-        score: scores[id] + NEIGHBOUR_SHARE * nearbyScore,
+        score: bestScores[i],
         ownScore: scores[id],
         matched: bitsOf(masks[id]),
         matchedNearby: bitsOf(nearbyMask & ~masks[id]),
@@ -157,9 +174,20 @@ export class PassageIndex {
       scores[id] = 0;
       masks[id] = 0;
     }
-    hits.sort((a, b) => b.score - a.score || a.id - b.id);
-    return hits.slice(0, limit);
+    return hits;
   }
+
+  /** The better BM25 of a passage's neighbouring lines (one-unit-a-line text), 0 when none. */
+  private nearbyScore(id: number, scores: Float64Array): number {
+    const before = this.neighbour(id, -1);
+    const after = this.neighbour(id, 1);
+    return Math.max(before >= 0 ? scores[before] : 0, after >= 0 ? scores[after] : 0);
+  }
+}
+
+/** Whether (score, id) ranks before (otherScore, otherId): higher score, then the earlier passage. */
+function ranksBefore(score: number, id: number, otherScore: number, otherId: number): boolean {
+  return score > otherScore || (score === otherScore && id < otherId);
 }
 
 function bitsOf(mask: number): number[] {
