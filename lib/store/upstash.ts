@@ -185,14 +185,12 @@ export function createUpstashStore(redis: Redis, blobRedis: Redis = redis): Stor
       const keys = Array.from({ length: parts }, (_, index) => `${key}:blob:${version}:${index}`);
       const encoded = (await blobRedis.mget(...keys)) as (string | null)[];
       if (encoded.some((part) => part === null)) return null;
-      const out = new Uint8Array(bytes);
+      // Each part decoded straight into its place: no buffer per part.
+      const out = Buffer.allocUnsafe(bytes);
       let offset = 0;
-      for (const part of encoded) {
-        const decoded = Buffer.from(part!, 'base64');
-        out.set(decoded, offset);
-        offset += decoded.byteLength;
-      }
-      return out;
+      for (const part of encoded) offset += out.write(part!, offset, 'base64');
+      if (offset !== bytes) return null;
+      return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
     },
     async delBlob(key) {
       const manifest = asStringOrNull(await redis.get(key));

@@ -28,7 +28,12 @@ export function encodeSnapshot(tag: SnapshotTag, model: NgramModel, passages: Pa
   const modelBytes = model.serialize();
   const indexBytes = serializePassageIndex(passages);
   const header = new TextEncoder().encode(
-    JSON.stringify({ ...tag, encoding: ENCODING, modelBytes: modelBytes.byteLength }),
+    JSON.stringify({
+      ...tag,
+      encoding: ENCODING,
+      modelBytes: modelBytes.byteLength,
+      plainBytes: modelBytes.byteLength + indexBytes.byteLength,
+    }),
   );
   const plain = new Uint8Array(modelBytes.byteLength + indexBytes.byteLength);
   plain.set(modelBytes, 0);
@@ -61,13 +66,15 @@ export function decodeSnapshot(
     const tag = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + headerLength))) as SnapshotTag & {
       encoding?: string;
       modelBytes?: number;
+      plainBytes?: number;
     };
     if (typeof tag.epoch !== 'string' || !Number.isInteger(tag.chunks)) return undefined;
     const body = bytes.subarray(4 + headerLength);
     const where = { epoch: tag.epoch, chunks: tag.chunks };
     if ((tag.encoding === ENCODING || tag.encoding === DEFLATED) && Number.isInteger(tag.modelBytes)) {
       const checked = tag.encoding === ENCODING;
-      const plain = checked ? zstdDecompressSync(body) : inflateRawSync(body);
+      const plain = checked ? decompress(body, tag.plainBytes) : inflateRawSync(body);
+      if (tag.plainBytes !== undefined && plain.byteLength !== tag.plainBytes) return undefined;
       const roomToGrow = (options.chunksStored ?? 0) > tag.chunks;
       const model = deserializeModel(plain.subarray(0, tag.modelBytes), {
         deferBackward: checked,
@@ -81,4 +88,10 @@ export function decodeSnapshot(
   } catch {
     return undefined;
   }
+}
+
+/** Zstandard into one buffer of the size the header gives (not chunk by chunk, then joined). */
+function decompress(body: Uint8Array, plainBytes: number | undefined): Buffer {
+  const known = Number.isInteger(plainBytes) && plainBytes! > 0 && plainBytes! < 2 ** 31 - 1;
+  return zstdDecompressSync(body, known ? { chunkSize: Math.max(64, plainBytes! + 1) } : {});
 }

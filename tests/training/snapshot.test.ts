@@ -76,6 +76,18 @@ describe('model snapshots in the store', () => {
     expect(decodeSnapshot(damaged)).toBeUndefined();
   });
 
+  it('refuses a snapshot whose contents are not the size its header gives', () => {
+    const { model, passages } = trained(chunks);
+    const bytes = Buffer.from(encodeSnapshot({ epoch: '0', chunks: 6 }, model, passages));
+    const headerLength = bytes.readUInt32BE(0);
+    const header = JSON.parse(bytes.subarray(4, 4 + headerLength).toString());
+    const wrong = Buffer.from(JSON.stringify({ ...header, plainBytes: header.plainBytes + 1 }));
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(wrong.length);
+    expect(decodeSnapshot(Buffer.concat([length, wrong, bytes.subarray(4 + headerLength)]))).toBeUndefined();
+    expect(decodeSnapshot(bytes)).toBeDefined();
+  });
+
   it('a cold instance answers from an earlier deflated snapshot instead of replaying what it covers', async () => {
     const store = createEmbeddedStore();
     const keeper = createModelKeeper(store, { order: 3, snapshotEvery: 1000 });
