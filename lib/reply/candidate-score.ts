@@ -1,4 +1,5 @@
 import type { LanguageModel } from '../lm/index.js';
+import type { ForwardPass } from './grow.js';
 
 const LOG2_OF_10 = Math.log2(10);
 
@@ -22,6 +23,7 @@ export function scoreCandidate(
   model: LanguageModel,
   ids: readonly number[],
   keywords: ReadonlySet<number>,
+  forwardPass: ForwardPass | null = null,
 ): CandidateScore {
   const forward = model.forward;
   const order = forward.order;
@@ -30,14 +32,16 @@ export function scoreCandidate(
   let copiedRun = 0;
   let run = 0;
   let previousMatch = 0;
-  const state = forward.startState();
+  // The walk the grower already made from <s> gives the same numbers as walking again.
+  const pass = forwardPass?.logProbs.length === ids.length ? forwardPass : null;
+  const state = pass ? null : forward.startState();
   for (let j = 0; j < ids.length; j++) {
-    const logProb = forward.advance(state, ids[j]);
+    const logProb = pass ? pass.logProbs[j] : forward.advance(state!, ids[j]);
     if (keywords.has(ids[j])) {
       surprise -= logProb * LOG2_OF_10;
       hits++;
     }
-    const match = Math.min(forward.lastMatch, j + 1);
+    const match = Math.min(pass ? pass.matches[j] : forward.lastMatch, j + 1);
     run = match === order && previousMatch === order ? run + 1 : match;
     previousMatch = match;
     if (run > copiedRun) copiedRun = run;

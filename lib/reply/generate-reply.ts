@@ -65,12 +65,12 @@ export function generateReply(model: LanguageModel, request: ReplyRequest): Repl
   let accepted = 0;
   do {
     const seed = pickSeed(seeds, random);
-    const { ids, complete } = growCandidate(grower, seed?.id ?? null);
+    const { ids, complete, forwardPass } = growCandidate(grower, seed?.id ?? null);
     tried++;
     if (ids.length === 0) continue;
     const words = ids.map((id) => model.vocabulary.word(id));
     if (conversation.has(words.join(' '))) continue;
-    const score = scoreCandidate(model, ids, keywordIds);
+    const score = scoreCandidate(model, ids, keywordIds, forwardPass);
     const ranked: Ranked = {
       ids,
       seed,

@@ -21,6 +21,17 @@ export interface Candidate {
   ids: number[];
   /** Reached both the sentence start and `</s>` within `maxTokens`. */
   complete: boolean;
+  /**
+   * When the forward model walked the candidate from the sentence start (it reached it): per token,
+   * its log10 p and the n-gram order matched, as `scoreCandidate` would compute them again.
+   */
+  forwardPass: ForwardPass | null;
+}
+
+/** A forward walk over a candidate from `<s>`: what `advance` returned, and `lastMatch` after it. */
+export interface ForwardPass {
+  logProbs: number[];
+  matches: number[];
 }
 
 /** A grower over the model's predictors. */
@@ -57,7 +68,12 @@ export function growCandidate(grower: Grower, seed: number | null): Candidate {
     }
   }
   const state = reachedStart ? forward.startState() : createContextState(forward.order);
-  for (const id of ids) forward.advance(state, id);
+  const pass: ForwardPass = { logProbs: [], matches: [] };
+  const walk = (id: number) => {
+    pass.logProbs.push(forward.advance(state, id));
+    pass.matches.push(forward.lastMatch);
+  };
+  for (const id of ids) walk(id);
   let ended = false;
   while (ids.length < maxTokens) {
     const word = next(grower, forward, state);
@@ -66,9 +82,9 @@ export function growCandidate(grower: Grower, seed: number | null): Candidate {
       break;
     }
     ids.push(word);
-    forward.advance(state, word);
+    walk(word);
   }
-  return { ids, complete: reachedStart && ended };
+  return { ids, complete: reachedStart && ended, forwardPass: reachedStart ? pass : null };
 }
 
 function next(grower: Grower, predictor: TokenPredictor, state: ContextState): number {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createModel, loadArpa } from '../../lib/lm/index.js';
+import { createGrower, growCandidate } from '../../lib/reply/grow.js';
 import {
   copiedRunLimit,
   EMPTY_MODEL_REPLY,
@@ -7,6 +8,7 @@ import {
   generateReply,
   mulberry32,
   replyBudgets,
+  scoreCandidate,
   selectKeywords,
 } from '../../lib/reply/index.js';
 import { corpusLines } from './corpus.js';
@@ -68,6 +70,26 @@ describe('reply generation', () => {
       random: mulberry32(1),
     });
     expect(reply.text.toLowerCase()).not.toBe('hello there');
+  });
+
+  it('scores a candidate from the forward walk made while growing it exactly as by walking again', () => {
+    const grower = createGrower(model.forward, model.backward, {
+      temperature: 0.7,
+      maxTokens: 40,
+      random: mulberry32(11),
+    });
+    const keywords = new Set(['moses', 'egypt', 'lord'].map((word) => model.vocabulary.id(word)));
+    let reused = 0;
+    for (let i = 0; i < 60; i++) {
+      const seed = [...keywords][i % 3];
+      const candidate = growCandidate(grower, seed);
+      if (!candidate.forwardPass) continue;
+      reused++;
+      expect(scoreCandidate(model, candidate.ids, keywords, candidate.forwardPass)).toEqual(
+        scoreCandidate(model, candidate.ids, keywords),
+      );
+    }
+    expect(reused).toBeGreaterThan(30);
   });
 
   it('grows from the sentence start when the message has no known keyword', () => {
