@@ -162,6 +162,22 @@ export class NgramModel implements LanguageModel {
     if (counts.pendingEntries * 4 > sorted) counts.compact();
   }
 
+  /**
+   * Merges the n-grams still waiting beside the sorted counts into them (the backward direction
+   * only once decoded), so queries and sampling read the sorted arrays alone: what a server does
+   * once training goes quiet. Probabilities are unchanged. False when nothing was waiting.
+   */
+  settle(): boolean {
+    let merged = false;
+    for (const counts of [this.forwardCounts, this.backwardCountsLoaded]) {
+      if (counts && counts.pendingEntries > 0) {
+        counts.compact();
+        merged = true;
+      }
+    }
+    return merged;
+  }
+
   tokens(text: string): string[] {
     const tokens = tokenize(text, this.tokenizer);
     return this.tokenizer === 'whitespace' ? tokens : tokens.map((token) => foldCase(token, this.tokenizer));

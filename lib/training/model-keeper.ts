@@ -13,6 +13,8 @@ export interface CorpusPosition {
   epoch: string;
 }
 
+/** Default of `settleAfterMs`. */
+const SETTLE_AFTER_MS = 1_000;
 /** Chunks read per request while catching up (at most 8 MB of text at the 1 MB train cap). */
 const TAIL_PAGE_CHUNKS = 8;
 
@@ -30,6 +32,11 @@ export interface ModelKeeperOptions {
   fixedModel?: LanguageModel;
   /** Trained once into an empty store, so a fresh install has something to answer from. */
   starterText?: string;
+  /**
+   * Quiet time after the last training applied before the n-grams it left waiting are merged into
+   * the sorted counts (`NgramModel.settle`), default 1 s.
+   */
+  settleAfterMs?: number;
 }
 
 export interface TrainOptions {
@@ -85,6 +92,23 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
   let epoch: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
+  let settleTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * Merges what training left waiting once it has been quiet for `settleAfterMs`, so a long-lived
+   * server replies from the sorted counts alone (sampling about 20% faster on the KJV trained in
+   * 100 parts). In a serverless function the timer may never fire; nothing depends on it.
+   */
+  function settleLater(): void {
+    clearTimeout(settleTimer);
+    settleTimer = setTimeout(() => {
+      void serialized(async () => {
+        model.settle();
+      });
+    }, options.settleAfterMs ?? SETTLE_AFTER_MS);
+    settleTimer.unref?.();
+  }
+
   /** One sync at a time per instance, so no chunk is applied twice. */
   function serialized<T>(task: () => Promise<T>): Promise<T> {
     const run = queue.then(task, task);
@@ -124,6 +148,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
         passages.addChunk(applied + 1, text);
         applied++;
       }
+      settleLater();
     }
   }
 

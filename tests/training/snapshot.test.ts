@@ -103,6 +103,27 @@ describe('model snapshots in the store', () => {
   });
 });
 
+describe('a quiet instance', () => {
+  it('merges what training left waiting into the sorted counts, probabilities unchanged', async () => {
+    const keeper = createModelKeeper(createEmbeddedStore(), {
+      order: 3,
+      snapshotEvery: 1000,
+      settleAfterMs: 20,
+    });
+    for (const text of chunks) await keeper.train(text);
+    const model = keeper.cached() as NgramModel;
+    expect(model.forwardCounts.pendingEntries).toBeGreaterThan(0);
+    const before = scoreLine(model, probe);
+    const deadline = Date.now() + 10_000;
+    while (model.forwardCounts.pendingEntries > 0 && Date.now() < deadline) {
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    expect(model.forwardCounts.pendingEntries).toBe(0);
+    expect(model.backwardCounts?.pendingEntries).toBe(0);
+    expect(scoreLine(model, probe)).toEqual(before);
+  });
+});
+
 describe('a cold instance on the real Redis', () => {
   it('loads the snapshot and the tail and holds exactly what the instance that trained holds', async () => {
     const { store } = await redisServices();

@@ -326,11 +326,13 @@ export class NgramCounts {
   /**
    * Merges the pending entries into trie order, order by order: each order's entries are counting-
    * sorted by the new position of their context, then by word within a context (already sorted but
-   * for the newcomers). Renumbers every entry; ids held from before are invalid after it.
+   * for the newcomers). Renumbers every entry; ids held from before are invalid after it, so the
+   * version moves on (samplers drop the tables they keyed by entry id).
    */
   compact(): void {
     if (this.pendingCount === 0) return;
     this.pendingCount = 0;
+    this.version++;
     // Every entry's context (an old id of the order below), read before anything moves.
     const contextsOf: Int32Array[] = [];
     for (let k = 2; k <= this.order; k++) contextsOf[k] = this.contextColumn(k);
