@@ -163,19 +163,21 @@ export class NgramModel implements LanguageModel {
   }
 
   /**
-   * Merges the n-grams still waiting beside the sorted counts into them (the backward direction
-   * only once decoded), so queries and sampling read the sorted arrays alone: what a server does
-   * once training goes quiet. Probabilities are unchanged. False when nothing was waiting.
+   * Brings the model to its steady state, what a server does once training goes quiet: decodes
+   * the backward counts if a restore left them waiting, and merges the n-grams waiting beside the
+   * sorted counts into them, so queries and sampling read the sorted arrays alone. Probabilities
+   * are unchanged. False when there was nothing to do.
    */
   settle(): boolean {
-    let merged = false;
+    let changed = this.deferredBackward !== null;
+    this.loadBackward();
     for (const counts of [this.forwardCounts, this.backwardCountsLoaded]) {
       if (counts && counts.pendingEntries > 0) {
         counts.compact();
-        merged = true;
+        changed = true;
       }
     }
-    return merged;
+    return changed;
   }
 
   tokens(text: string): string[] {

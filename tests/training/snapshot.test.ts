@@ -122,6 +122,23 @@ describe('a quiet instance', () => {
     expect(model.backwardCounts?.pendingEntries).toBe(0);
     expect(scoreLine(model, probe)).toEqual(before);
   });
+
+  it('decodes the backward model a cold start left waiting, without waiting for a reply to need it', async () => {
+    const store = createEmbeddedStore();
+    const warm = createModelKeeper(store, { order: 3, snapshotEvery: 4 });
+    for (const text of chunks) await warm.train(text);
+    const cold = await createModelKeeper(store, {
+      order: 3,
+      snapshotEvery: 1000,
+      settleAfterMs: 20,
+    }).knowledge();
+    const model = cold.model as NgramModel;
+    expect(model.backwardDeferred).toBe(true);
+    const deadline = Date.now() + 10_000;
+    while (model.backwardDeferred && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+    expect(model.backwardDeferred).toBe(false);
+    expect(backwardScores(model)).toEqual(backwardScores(warm.cached() as NgramModel));
+  });
 });
 
 describe('a cold instance on the real Redis', () => {
