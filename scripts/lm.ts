@@ -53,9 +53,9 @@ function main(argv: string[]): void {
       model = trained;
     }
     trainSeconds = (performance.now() - started) / 1000;
-    const lines = readFileSync(test, 'utf8').split(/\r?\n/);
+    const bytes = readFileSync(test);
     const evalStarted = performance.now();
-    const report = evaluatePerplexity(model, lines);
+    const report = evaluatePerplexity(model, bytes);
     const evalSeconds = (performance.now() - evalStarted) / 1000;
     const result = {
       order: model.order,

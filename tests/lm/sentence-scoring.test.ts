@@ -37,6 +37,45 @@ describe('whole-sentence scoring', () => {
     expect(words.count).toBe(0);
   });
 
+  it('reads the same ids from a line of UTF-8 bytes as from the line, and says where the next line starts', () => {
+    const vocabulary = new Vocabulary(['in', 'the', 'beginning', 'Ça', 'coûte', '三つ', 'God', '😀']);
+    const lines = [
+      '  in\tthe\u00a0beginning\u3000God <s> </s> <unk> Ça coûte 三つ unknown\u2028God\r',
+      '',
+      '\ufeffGod\u1680😀\u2009in\u202fthe\u205fbeginning\u00a0',
+      ' \t ',
+      'Ça',
+    ];
+    const bytes = new TextEncoder().encode(lines.join('\n'));
+    const index = vocabulary.index();
+    const fromBytes = { ids: new Int32Array(2), count: 0 };
+    const fromText = { ids: new Int32Array(2), count: 0 };
+    let at = 0;
+    for (const line of lines) {
+      at = index.readLineBytes(bytes, at, fromBytes);
+      index.readWords(line, fromText);
+      expect(Array.from(fromBytes.ids.subarray(0, fromBytes.count))).toEqual(
+        Array.from(fromText.ids.subarray(0, fromText.count)),
+      );
+    }
+    expect(at).toBe(bytes.length);
+  });
+
+  it('scores the bytes of a file exactly as its lines', () => {
+    const model = createModel({ order: 4, tokenizer: 'whitespace', directions: 'forward' });
+    model.addText(corpusText('kjv.norm.contig.train').slice(0, 400_000));
+    const test = corpusText('kjv.norm.contig.test').slice(0, 100_000);
+    const fromBytes = evaluatePerplexity(model, new TextEncoder().encode(test));
+    expect(fromBytes).toEqual(evaluatePerplexity(model, test.split(/\r?\n/)));
+    expect(fromBytes.oov).toBeGreaterThan(0);
+    const natural = createModel({ order: 3 });
+    natural.addText('In the beginning God created the heaven and the earth.');
+    const text = 'In the beginning God created the earth.\nAnd the earth was without form.';
+    expect(evaluatePerplexity(natural, new TextEncoder().encode(text))).toEqual(
+      evaluatePerplexity(natural, text.split('\n')),
+    );
+  });
+
   it('gives the sums advancing token by token gives, with and without n-grams waiting to be compacted', () => {
     const model = createModel({ order: 4, tokenizer: 'whitespace', directions: 'forward' });
     model.addText(corpusText('oracle/train.txt'));

@@ -36,11 +36,15 @@ export interface PerplexityReport {
 }
 
 /**
- * Scores every non-empty line of `lines` and sums up as KenLM's `query` does. Whitespace-tokenized
- * models read each line's word ids straight from its characters (`WordIndex`); every line is
- * scored in one `scoreSentence` call.
+ * Scores every non-empty line and sums up as KenLM's `query` does. The text is lines, or a file's
+ * UTF-8 bytes (as KenLM reads it): whitespace-tokenized models read each line's word ids straight
+ * from the bytes or characters (`WordIndex`), with no token strings; every line is scored in one
+ * `scoreSentence` call.
  */
-export function evaluatePerplexity(model: LanguageModel, lines: Iterable<string>): PerplexityReport {
+export function evaluatePerplexity(
+  model: LanguageModel,
+  text: Iterable<string> | Uint8Array,
+): PerplexityReport {
   const predictor = model.forward;
   const vocabulary = model.vocabulary;
   const index = model.tokenizer === 'whitespace' ? vocabulary.index() : null;
@@ -49,16 +53,27 @@ export function evaluatePerplexity(model: LanguageModel, lines: Iterable<string>
   let tokens = 0;
   let oov = 0;
   let count = 0;
-  for (const line of lines) {
-    if (index) index.readWords(line, words);
-    else lookUp(vocabulary, model.tokens(line), words);
+  const scoreWords = () => {
     const length = words.count;
-    if (length === 0) continue;
+    if (length === 0) return;
     count++;
     const ids = words.ids;
     for (let i = 0; i < length; i++) if (ids[i] === UNK) oov++;
     predictor.scoreSentence(ids, length, sums);
     tokens += length + 1;
+  };
+  if (text instanceof Uint8Array && index) {
+    for (let at = 0; at < text.length; ) {
+      at = index.readLineBytes(text, at, words);
+      scoreWords();
+    }
+  } else {
+    const lines = text instanceof Uint8Array ? new TextDecoder().decode(text).split(LINE_BREAK) : text;
+    for (const line of lines) {
+      if (index) index.readWords(line, words);
+      else lookUp(vocabulary, model.tokens(line), words);
+      scoreWords();
+    }
   }
   const log10Sum = sums[SENTENCE_SUMS.all];
   const oovSum = sums[SENTENCE_SUMS.unknown];
@@ -71,6 +86,8 @@ export function evaluatePerplexity(model: LanguageModel, lines: Iterable<string>
     log10Sum,
   };
 }
+
+const LINE_BREAK = /\r?\n/;
 
 /** Sets `into` to the vocabulary ids of `tokens`. */
 function lookUp(vocabulary: Vocabulary, tokens: readonly string[], into: WordIds): void {

@@ -30,6 +30,33 @@ export function isSpace(unit: number): boolean {
   );
 }
 
+const NEWLINE = 10;
+
+/**
+ * Bytes taken by the whitespace character (what `\s` matches) that starts at `bytes[i]` of UTF-8
+ * text, 0 when another character starts there. No whitespace needs four bytes.
+ */
+function spaceBytes(bytes: Uint8Array, i: number, end: number): number {
+  const b = bytes[i];
+  if (b < 0x80) return b === 32 || (b >= 9 && b <= 13) ? 1 : 0;
+  if ((b & 0xe0) === 0xc0 && i + 1 < end) return isSpace(((b & 0x1f) << 6) | (bytes[i + 1] & 0x3f)) ? 2 : 0;
+  if ((b & 0xf0) === 0xe0 && i + 2 < end) {
+    const unit = ((b & 0x0f) << 12) | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f);
+    return isSpace(unit) ? 3 : 0;
+  }
+  return 0;
+}
+
+/** The words as UTF-8 bytes in an open-addressing table, as `WordIndex` holds their UTF-16 units. */
+interface Utf8Table {
+  /** Word id + 1 per slot, 0 when empty. */
+  slots: Int32Array;
+  mask: number;
+  /** The bytes of every word, one after the other; word id i spans starts[i]..starts[i+1]. */
+  units: Uint8Array;
+  starts: Int32Array;
+}
+
 /** Word ids in `ids[0..count-1]`: a buffer reused from line to line. */
 export interface WordIds {
   ids: Int32Array;
@@ -51,13 +78,15 @@ export class WordIndex {
   private readonly starts: Int32Array;
   /** Words indexed: the vocabulary's size when this was built. */
   readonly size: number;
+  /** The same words as UTF-8 bytes, for reading a file's bytes (built on first use). */
+  private utf8: Utf8Table | null = null;
 
   /**
    * Indexes `words` (id = position); lookups answer `unknown` for a word not among them or whose
    * id is below `firstWord` (the markers).
    */
   constructor(
-    words: readonly string[],
+    private readonly words: readonly string[],
     private readonly unknown: number,
     private readonly firstWord: number,
   ) {
@@ -111,6 +140,85 @@ export class WordIndex {
     }
     into.ids = ids;
     into.count = count;
+  }
+
+  /**
+   * Reads the ids of the whitespace-separated words of the line of UTF-8 `bytes` that starts at
+   * `from` (up to the next `\n`) into `into`, as `readWords` reads the same line decoded, and
+   * returns where the next line starts. Reading a file this way needs no string at all.
+   */
+  readLineBytes(bytes: Uint8Array, from: number, into: WordIds): number {
+    const table = this.utf8Table();
+    const end = bytes.length;
+    let ids = into.ids;
+    let count = 0;
+    let i = from;
+    for (;;) {
+      for (let space = 0; i < end && bytes[i] !== NEWLINE && (space = spaceBytes(bytes, i, end)) > 0; )
+        i += space;
+      if (i >= end || bytes[i] === NEWLINE) break;
+      const start = i;
+      let hash = SEED;
+      for (; i < end; i++) {
+        const b = bytes[i];
+        if (b < 0x80 ? b === 32 || (b >= 9 && b <= 13) : spaceBytes(bytes, i, end) > 0) break;
+        hash = step(hash, b);
+      }
+      if (count === ids.length) {
+        const grown = new Int32Array(Math.max(16, ids.length * 2));
+        grown.set(ids);
+        ids = grown;
+      }
+      ids[count++] = this.findBytes(table, bytes, start, i, finish(hash));
+    }
+    into.ids = ids;
+    into.count = count;
+    return i < end ? i + 1 : end;
+  }
+
+  private utf8Table(): Utf8Table {
+    if (this.utf8) return this.utf8;
+    const encoder = new TextEncoder();
+    const encoded = this.words.map((word) => encoder.encode(word));
+    const units = new Uint8Array(encoded.reduce((sum, word) => sum + word.length, 0));
+    const starts = new Int32Array(encoded.length + 1);
+    const slots = new Int32Array(this.slots.length);
+    const mask = this.mask;
+    let at = 0;
+    encoded.forEach((word, id) => {
+      starts[id] = at;
+      let hash = SEED;
+      for (const unit of word) {
+        units[at++] = unit;
+        hash = step(hash, unit);
+      }
+      let slot = finish(hash) & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = id + 1;
+    });
+    starts[encoded.length] = at;
+    this.utf8 = { slots, mask, units, starts };
+    return this.utf8;
+  }
+
+  /** The id of the word `bytes[start..end-1]` whose finished hash is `hash`. */
+  private findBytes(table: Utf8Table, bytes: Uint8Array, start: number, end: number, hash: number): number {
+    const { slots, mask, units, starts } = table;
+    const length = end - start;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const id = slots[slot] - 1;
+      if (id < 0) return this.unknown;
+      const from = starts[id];
+      if (starts[id + 1] - from !== length) continue;
+      let same = true;
+      for (let j = 0; j < length; j++) {
+        if (units[from + j] !== bytes[start + j]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return id < this.firstWord ? this.unknown : id;
+    }
   }
 
   /** The id of the word `text[start..end-1]` whose finished hash is `hash`. */
