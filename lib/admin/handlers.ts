@@ -1,6 +1,7 @@
+import { isIP } from 'node:net';
 import { HttpError, json, type MethodHandler } from '../http/index.js';
 import type { Services } from '../services/index.js';
-import { sessionKeys } from '../sessions/index.js';
+import { DEFAULT_SESSION_ID, scopedSessionId, sessionKeys } from '../sessions/index.js';
 
 type Handlers = Partial<Record<'GET' | 'POST' | 'DELETE', MethodHandler>>;
 
@@ -44,22 +45,69 @@ export function adminResetModelHandlers(services: () => Services): Handlers {
   };
 }
 
-/** DELETE /api/admin/session?id=<sessionId>: deletes one session's conversation and allowance count. */
+/**
+ * DELETE /api/admin/session?id=<sessionId>: deletes one session's conversation and allowance count.
+ * A client's default session is named by that client: `id=default&address=<its address>` or
+ * `id=default&user=<its verified subject>`.
+ */
 export function adminSessionHandlers(services: () => Services): Handlers {
   return {
     DELETE: ownerOnly(services, async (request) => {
-      const id = new URL(request.url).searchParams.get('id');
-      if (!id || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
+      const params = new URL(request.url).searchParams;
+      const named = params.get('id');
+      const address = params.get('address');
+      const user = params.get('user');
+      if (!named || !/^[A-Za-z0-9_-]{1,64}$/.test(named)) {
         throw new HttpError(
           'bad_request',
-          'Give the session to delete: DELETE /api/admin/session?id=<sessionId>.',
+          'Give the session to delete: DELETE /api/admin/session?id=<sessionId> (for a default session add &address=<client address> or &user=<subject>).',
         );
       }
+      const client = clientOf(named, address, user);
+      const id = client ? scopedSessionId(DEFAULT_SESSION_ID, client) : named;
       const deleted = await services().store.del(sessionKeys.count(id), sessionKeys.turns(id));
-      if (deleted === 0) throw new HttpError('not_found', `There is no session "${id}".`);
-      return json({ ok: true, sessionId: id });
+      const which = client
+        ? `default session of ${user !== null ? `user "${user}"` : `address ${address}`}`
+        : `session "${named}"`;
+      if (deleted === 0) throw new HttpError('not_found', `There is no ${which}.`);
+      return json({
+        ok: true,
+        sessionId: named,
+        ...(user !== null ? { user } : address !== null ? { address } : {}),
+      });
     }),
   };
+}
+
+/** The client whose default session `id=default` means, from `address` or `user`; null for other ids. */
+function clientOf(
+  id: string,
+  address: string | null,
+  user: string | null,
+): { address: string; userSubject?: string } | null {
+  if (id !== DEFAULT_SESSION_ID) {
+    if (address !== null || user !== null) {
+      throw new HttpError(
+        'bad_request',
+        '"address" and "user" name a default session: use them with id=default.',
+      );
+    }
+    return null;
+  }
+  if ((address === null) === (user === null)) {
+    throw new HttpError(
+      'bad_request',
+      'Every client has its own default session: add &address=<client address> or &user=<verified subject>, one of the two.',
+    );
+  }
+  if (user !== null) {
+    if (user.length === 0 || user.length > 255)
+      throw new HttpError('bad_request', 'user: 1 to 255 characters.');
+    return { address: '', userSubject: user };
+  }
+  if (!isIP(address!))
+    throw new HttpError('bad_request', `address: "${address}" is not an IPv4 or IPv6 address.`);
+  return { address: address! };
 }
 
 /** GET /api/admin/export: the training corpus as plain text. */

@@ -182,8 +182,24 @@ export const paths: Record<string, PathItem> = {
           name: 'id',
           in: 'query',
           required: true,
-          description: 'The sessionId.',
+          description:
+            "The sessionId; `default` for a client's default session, named by `address` or `user`.",
           schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+        },
+        {
+          name: 'address',
+          in: 'query',
+          required: false,
+          description:
+            'With id=default: the client address (as the rate limit sees it) whose default session to delete.',
+          schema: { type: 'string' },
+        },
+        {
+          name: 'user',
+          in: 'query',
+          required: false,
+          description: 'With id=default: the verified user (ID token `sub`) whose default session to delete.',
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
         },
       ],
       responses: {

@@ -291,7 +291,12 @@ export const schemas: Record<string, JsonSchema> = {
   DeleteSessionResult: {
     type: 'object',
     required: ['ok', 'sessionId'],
-    properties: { ok: { const: true }, sessionId: { type: 'string' } },
+    properties: {
+      ok: { const: true },
+      sessionId: { type: 'string' },
+      address: { type: 'string', description: 'The client whose default session was deleted.' },
+      user: { type: 'string', description: 'The user whose default session was deleted.' },
+    },
   },
 
   HistoryItem: {

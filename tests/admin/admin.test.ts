@@ -121,7 +121,7 @@ describe('admin endpoints: what they do (on the real Redis)', () => {
   let services: Services;
   let calls: ReturnType<typeof admin>;
   beforeAll(async () => {
-    services = await redisServices({ OWNER_EMAIL: OWNER, ADMIN_TOKEN });
+    services = await redisServices({ OWNER_EMAIL: OWNER, ADMIN_TOKEN, TRUST_PROXY_HEADER: 'x-real-ip' });
     calls = admin(services);
     await services.model.train('The light shines in the darkness.');
     await services.model.train('Wisdom is better than rubies.');
@@ -165,6 +165,36 @@ describe('admin endpoints: what they do (on the real Redis)', () => {
     );
     expect(bad.status).toBe(400);
     expect(await services.store.get('session-count:alpha')).toBe('2');
+  });
+
+  it('deletes a client’s default session when told the client: its address or its user', async () => {
+    const chat = endpoint(chatHandlers(() => services));
+    // No sessionId: the message counts against the default session of 192.0.2.10 (postJson's address).
+    const first = await chat.fetch(postJson('http://127.0.0.1/api/chat', { message: 'light' }));
+    expect(first.headers.get('x-session-remaining')).toBe('19');
+    const remove = (query: string) =>
+      calls.session.fetch(
+        new Request(`${base}/session?${query}`, { method: 'DELETE', headers: ownerHeaders }),
+      );
+    expect((await remove('id=default&address=192.0.2.99')).status).toBe(404);
+    const deleted = await remove('id=default&address=192.0.2.10');
+    expect(deleted.status).toBe(200);
+    expect(await deleted.json()).toEqual({ ok: true, sessionId: 'default', address: '192.0.2.10' });
+    expect((await remove('id=default&address=192.0.2.10')).status).toBe(404);
+    const again = await chat.fetch(postJson('http://127.0.0.1/api/chat', { message: 'light' }));
+    expect(again.headers.get('x-session-remaining')).toBe('19');
+    expect((await remove('id=default&user=someone')).status).toBe(404);
+    for (const bad of [
+      'id=default',
+      'id=default&address=not-an-address',
+      'id=default&address=192.0.2.10&user=someone',
+      'id=default&user=',
+      'id=beta&address=192.0.2.10',
+    ]) {
+      const response = await remove(bad);
+      expect(response.status, bad).toBe(400);
+      expect(await response.json()).toMatchObject({ code: 'bad_request' });
+    }
   });
 
   it('resets the model: vocabulary 0, corpus empty', async () => {
