@@ -154,8 +154,11 @@ export class WordIndex {
     let count = 0;
     let i = from;
     for (;;) {
-      for (let space = 0; i < end && bytes[i] !== NEWLINE && (space = spaceBytes(bytes, i, end)) > 0; )
+      while (i < end && bytes[i] !== NEWLINE) {
+        const space = spaceBytes(bytes, i, end);
+        if (space === 0) break;
         i += space;
+      }
       if (i >= end || bytes[i] === NEWLINE) break;
       const start = i;
       let hash = SEED;
