@@ -47,14 +47,53 @@ function spaceBytes(bytes: Uint8Array, i: number, end: number): number {
   return 0;
 }
 
-/** The words as UTF-8 bytes in an open-addressing table, as `WordIndex` holds their UTF-16 units. */
-interface Utf8Table {
+/**
+ * Words by their code units (UTF-16 units of strings, or UTF-8 bytes) in an open-addressing table.
+ */
+interface UnitTable {
   /** Word id + 1 per slot, 0 when empty. */
   slots: Int32Array;
   mask: number;
-  /** The bytes of every word, one after the other; word id i spans starts[i]..starts[i+1]. */
-  units: Uint8Array;
+  /** The units of every word, one after the other; word id i spans starts[i]..starts[i+1]. */
+  units: Uint8Array | Uint16Array;
   starts: Int32Array;
+}
+
+/** Indexes words given as their units (id = position), hashed as the readers hash them while scanning. */
+function unitTable(
+  words: readonly ArrayLike<number>[],
+  Units: Uint8ArrayConstructor | Uint16ArrayConstructor,
+): UnitTable {
+  let unitCount = 0;
+  for (const word of words) unitCount += word.length;
+  const units = new Units(unitCount);
+  const starts = new Int32Array(words.length + 1);
+  let slotCount = 16;
+  while (slotCount < words.length * 2) slotCount *= 2;
+  const slots = new Int32Array(slotCount);
+  const mask = slotCount - 1;
+  let at = 0;
+  words.forEach((word, id) => {
+    starts[id] = at;
+    let hash = SEED;
+    for (let i = 0; i < word.length; i++) {
+      units[at++] = word[i];
+      hash = step(hash, word[i]);
+    }
+    let slot = finish(hash) & mask;
+    while (slots[slot] !== 0) slot = (slot + 1) & mask;
+    slots[slot] = id + 1;
+  });
+  starts[words.length] = at;
+  return { slots, mask, units, starts };
+}
+
+/** `ids` with room for one more after `count` (grown when full). */
+function withRoom(ids: Int32Array, count: number): Int32Array {
+  if (count < ids.length) return ids;
+  const grown = new Int32Array(Math.max(16, ids.length * 2));
+  grown.set(ids);
+  return grown;
 }
 
 /** Word ids in `ids[0..count-1]`: a buffer reused from line to line. */
@@ -66,20 +105,17 @@ export interface WordIds {
 /**
  * The word ids of whitespace-separated text read straight from its characters: no token strings
  * and no `Map` lookups (each hashes a fresh string), but a hash computed while scanning and an
- * open-addressing table whose words sit in one array of UTF-16 units. A snapshot of a vocabulary's
- * words (`Vocabulary.index`), answering as `Vocabulary.lookup` does.
+ * open-addressing table whose words sit in one array of units: UTF-16 for strings, UTF-8 for a
+ * file's bytes. A snapshot of a vocabulary's words (`Vocabulary.index`), answering as
+ * `Vocabulary.lookup` does.
  */
 export class WordIndex {
-  /** Word id + 1 per slot, 0 when empty. */
-  private readonly slots: Int32Array;
-  private readonly mask: number;
-  /** The UTF-16 units of every word, one after the other; word id i spans starts[i]..starts[i+1]. */
-  private readonly units: Uint16Array;
-  private readonly starts: Int32Array;
+  /** The words by their UTF-16 units, as strings hold them. */
+  private readonly utf16: UnitTable;
+  /** The same words as UTF-8 bytes, for reading a file's bytes (built on first use). */
+  private utf8: UnitTable | null = null;
   /** Words indexed: the vocabulary's size when this was built. */
   readonly size: number;
-  /** The same words as UTF-8 bytes, for reading a file's bytes (built on first use). */
-  private utf8: Utf8Table | null = null;
 
   /**
    * Indexes `words` (id = position); lookups answer `unknown` for a word not among them or whose
@@ -91,28 +127,10 @@ export class WordIndex {
     private readonly firstWord: number,
   ) {
     this.size = words.length;
-    let unitCount = 0;
-    for (const word of words) unitCount += word.length;
-    this.units = new Uint16Array(unitCount);
-    this.starts = new Int32Array(words.length + 1);
-    let slotCount = 16;
-    while (slotCount < words.length * 2) slotCount *= 2;
-    this.slots = new Int32Array(slotCount);
-    this.mask = slotCount - 1;
-    let at = 0;
-    words.forEach((word, id) => {
-      this.starts[id] = at;
-      let hash = SEED;
-      for (let i = 0; i < word.length; i++) {
-        const unit = word.charCodeAt(i);
-        this.units[at++] = unit;
-        hash = step(hash, unit);
-      }
-      let slot = finish(hash) & this.mask;
-      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
-      this.slots[slot] = id + 1;
-    });
-    this.starts[words.length] = at;
+    this.utf16 = unitTable(
+      words.map((word) => Uint16Array.from({ length: word.length }, (_, i) => word.charCodeAt(i))),
+      Uint16Array,
+    );
   }
 
   /** Sets `into` to the ids of the whitespace-separated words of `text` (its array grown when short). */
@@ -131,12 +149,8 @@ export class WordIndex {
         if (isSpace(unit)) break;
         hash = step(hash, unit);
       }
-      if (count === ids.length) {
-        const grown = new Int32Array(Math.max(16, ids.length * 2));
-        grown.set(ids);
-        ids = grown;
-      }
-      ids[count++] = this.find(text, start, i, finish(hash));
+      ids = withRoom(ids, count);
+      ids[count++] = this.lookUp(this.utf16, text, start, i, finish(hash));
     }
     into.ids = ids;
     into.count = count;
@@ -167,46 +181,35 @@ export class WordIndex {
         if (b < 0x80 ? b === 32 || (b >= 9 && b <= 13) : spaceBytes(bytes, i, end) > 0) break;
         hash = step(hash, b);
       }
-      if (count === ids.length) {
-        const grown = new Int32Array(Math.max(16, ids.length * 2));
-        grown.set(ids);
-        ids = grown;
-      }
-      ids[count++] = this.findBytes(table, bytes, start, i, finish(hash));
+      ids = withRoom(ids, count);
+      ids[count++] = this.lookUp(table, bytes, start, i, finish(hash));
     }
     into.ids = ids;
     into.count = count;
     return i < end ? i + 1 : end;
   }
 
-  private utf8Table(): Utf8Table {
-    if (this.utf8) return this.utf8;
-    const encoder = new TextEncoder();
-    const encoded = this.words.map((word) => encoder.encode(word));
-    const units = new Uint8Array(encoded.reduce((sum, word) => sum + word.length, 0));
-    const starts = new Int32Array(encoded.length + 1);
-    const slots = new Int32Array(this.slots.length);
-    const mask = this.mask;
-    let at = 0;
-    encoded.forEach((word, id) => {
-      starts[id] = at;
-      let hash = SEED;
-      for (const unit of word) {
-        units[at++] = unit;
-        hash = step(hash, unit);
-      }
-      let slot = finish(hash) & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = id + 1;
-    });
-    starts[encoded.length] = at;
-    this.utf8 = { slots, mask, units, starts };
+  private utf8Table(): UnitTable {
+    if (!this.utf8) {
+      const encoder = new TextEncoder();
+      this.utf8 = unitTable(
+        this.words.map((word) => encoder.encode(word)),
+        Uint8Array,
+      );
+    }
     return this.utf8;
   }
 
-  /** The id of the word `bytes[start..end-1]` whose finished hash is `hash`. */
-  private findBytes(table: Utf8Table, bytes: Uint8Array, start: number, end: number, hash: number): number {
+  /** The id of the word `source[start..end-1]` (units of a string, or bytes) whose finished hash is `hash`. */
+  private lookUp(
+    table: UnitTable,
+    source: string | Uint8Array,
+    start: number,
+    end: number,
+    hash: number,
+  ): number {
     const { slots, mask, units, starts } = table;
+    const text = typeof source === 'string' ? source : null;
     const length = end - start;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const id = slots[slot] - 1;
@@ -215,30 +218,8 @@ export class WordIndex {
       if (starts[id + 1] - from !== length) continue;
       let same = true;
       for (let j = 0; j < length; j++) {
-        if (units[from + j] !== bytes[start + j]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return id < this.firstWord ? this.unknown : id;
-    }
-  }
-
-  /** The id of the word `text[start..end-1]` whose finished hash is `hash`. */
-  private find(text: string, start: number, end: number, hash: number): number {
-    const slots = this.slots;
-    const mask = this.mask;
-    const units = this.units;
-    const starts = this.starts;
-    const length = end - start;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const id = slots[slot] - 1;
-      if (id < 0) return this.unknown;
-      const from = starts[id];
-      if (starts[id + 1] - from !== length) continue;
-      let same = true;
-      for (let j = 0; j < length; j++) {
-        if (units[from + j] !== text.charCodeAt(start + j)) {
+        const unit = text !== null ? text.charCodeAt(start + j) : (source as Uint8Array)[start + j];
+        if (units[from + j] !== unit) {
           same = false;
           break;
         }
