@@ -13,6 +13,7 @@ import {
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { STORE_VARIABLES } from '../lib/config/index.js';
 import { type FunctionPlan, type PlannedCall, requestPlan } from './vercel/plan.js';
 
 /**
@@ -32,18 +33,12 @@ const FUNCTION_TIMEOUT_MS = 60_000;
 
 const root = resolve(import.meta.dirname, '..');
 const runner = resolve(import.meta.dirname, 'vercel/run-function.mjs');
-const storeVariables = [
-  'UPSTASH_REDIS_REST_URL',
-  'UPSTASH_REDIS_REST_TOKEN',
-  'KV_REST_API_URL',
-  'KV_REST_API_TOKEN',
-];
 
 /** The environment every function and the local server get: nothing from outside that changes answers. */
 function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of [
-    ...storeVariables,
+    ...STORE_VARIABLES,
     'VERCEL',
     'VERCEL_ENV',
     'LLM_BASE_URL',

@@ -56,6 +56,14 @@ export function resetConfig(): void {
   cached = undefined;
 }
 
+/** The variables that point the service at a remote store (Upstash's own names, then Vercel KV's). */
+export const STORE_VARIABLES = [
+  'UPSTASH_REDIS_REST_URL',
+  'UPSTASH_REDIS_REST_TOKEN',
+  'KV_REST_API_URL',
+  'KV_REST_API_TOKEN',
+] as const;
+
 /** The Redis REST credentials when a remote store is configured. */
 export function upstashCredentials(config: Config): { url: string; token: string } | undefined {
   const url = config.UPSTASH_REDIS_REST_URL ?? config.KV_REST_API_URL;

@@ -1,10 +1,8 @@
 import { openAIModels } from '../openai/models.js';
-import { headers } from './responses.js';
+import { allowanceHeaders, header, headers, jsonBody } from './responses.js';
 import { ref } from './schemas.js';
 import type { JsonSchema, PathItem, Response } from './types.js';
 
-const jsonBody = (schema: JsonSchema) => ({ 'application/json': { schema } });
-const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const modelNames = Object.keys(openAIModels);
 const count: JsonSchema = { type: 'integer', minimum: 0 };
 
@@ -253,13 +251,7 @@ export const openAIPaths: Record<string, PathItem> = {
         200: {
           description:
             'The completion, or with "stream": true its chunks as server-sent events ending with data: [DONE].',
-          headers: {
-            'X-Session-Limit': header('X-Session-Limit'),
-            'X-Session-Remaining': header('X-Session-Remaining'),
-            'RateLimit-Limit': header('RateLimit-Limit'),
-            'RateLimit-Remaining': header('RateLimit-Remaining'),
-            'RateLimit-Reset': header('RateLimit-Reset'),
-          },
+          headers: allowanceHeaders,
           content: {
             ...jsonBody(ref('ChatCompletion')),
             'text/event-stream': {

@@ -1,9 +1,8 @@
+import { allowanceHeaders, header, jsonBody } from './responses.js';
 import { ref } from './schemas.js';
 import type { JsonSchema, Operation, PathItem, Response } from './types.js';
 
-const jsonBody = (schema: JsonSchema) => ({ 'application/json': { schema } });
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
-const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 const errorResponses = {
   400: responseRef('BadRequest'),
@@ -59,13 +58,7 @@ export const paths: Record<string, PathItem> = {
       responses: {
         200: ok('The reply, or its stream.', ref('ChatResponse'), {
           content: { ...jsonBody(ref('ChatResponse')), ...replyEvents('ChatResponse') },
-          headers: {
-            'X-Session-Limit': header('X-Session-Limit'),
-            'X-Session-Remaining': header('X-Session-Remaining'),
-            'RateLimit-Limit': header('RateLimit-Limit'),
-            'RateLimit-Remaining': header('RateLimit-Remaining'),
-            'RateLimit-Reset': header('RateLimit-Reset'),
-          },
+          headers: allowanceHeaders,
         }),
         ...errors(400, 401, 413, 415, 429, 500, 503),
       },

@@ -1,7 +1,8 @@
 import { codesWithStatus, ref } from './schemas.js';
 import type { Header, JsonSchema, Response } from './types.js';
 
-const jsonBody = (schema: JsonSchema) => ({ 'application/json': { schema } });
+/** A JSON request or response body of `schema`. */
+export const jsonBody = (schema: JsonSchema) => ({ 'application/json': { schema } });
 const seconds: JsonSchema = { type: 'integer', minimum: 0 };
 
 export const headers: Record<string, Header> = {
@@ -43,7 +44,17 @@ export const headers: Record<string, Header> = {
   },
 };
 
-const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+/** A reference to one of `headers`. */
+export const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** What a chat reply says of the session allowance and the rate limit. */
+export const allowanceHeaders = {
+  'X-Session-Limit': header('X-Session-Limit'),
+  'X-Session-Remaining': header('X-Session-Remaining'),
+  'RateLimit-Limit': header('RateLimit-Limit'),
+  'RateLimit-Remaining': header('RateLimit-Remaining'),
+  'RateLimit-Reset': header('RateLimit-Reset'),
+};
 
 /** Error responses shared by the operations, one per status. */
 export const responses: Record<string, Response> = {

@@ -3,19 +3,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { STORE_VARIABLES } from '../../lib/config/index.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const storeVariables = [
-  'UPSTASH_REDIS_REST_URL',
-  'UPSTASH_REDIS_REST_TOKEN',
-  'KV_REST_API_URL',
-  'KV_REST_API_TOKEN',
-];
 
 /** Runs `npm start`'s entry until it exits (it is expected to refuse to start). */
 function startExpectingRefusal(env: Record<string, string>) {
   const base = { ...process.env };
-  for (const name of [...storeVariables, 'VERCEL', 'VERCEL_ENV']) delete base[name];
+  for (const name of [...STORE_VARIABLES, 'VERCEL', 'VERCEL_ENV']) delete base[name];
   return spawnSync(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], {
     cwd: root,
     env: { ...base, PORT: '1', ...env },

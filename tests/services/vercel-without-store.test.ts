@@ -2,18 +2,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseConfig, resetConfig } from '../../lib/config/index.js';
+import { parseConfig, resetConfig, STORE_VARIABLES } from '../../lib/config/index.js';
 import type { Endpoint } from '../../lib/http/index.js';
 import { loadRoutes } from '../../lib/local-server/index.js';
 import { createServices, storeUnconfigured } from '../../lib/services/index.js';
 
 const apiDir = resolve(import.meta.dirname, '../../api');
-const storeVariables = [
-  'UPSTASH_REDIS_REST_URL',
-  'UPSTASH_REDIS_REST_TOKEN',
-  'KV_REST_API_URL',
-  'KV_REST_API_TOKEN',
-];
 
 describe('a Vercel deployment without Upstash/KV credentials', () => {
   const parent = mkdtempSync(join(tmpdir(), 'vercel-no-store-'));
@@ -23,7 +17,7 @@ describe('a Vercel deployment without Upstash/KV credentials', () => {
   const errorLines: string[] = [];
 
   beforeAll(async () => {
-    for (const name of storeVariables) delete process.env[name];
+    for (const name of STORE_VARIABLES) delete process.env[name];
     delete process.env.VERCEL_ENV;
     process.env.VERCEL = '1';
     process.env.DATA_DIR = dataDir;
