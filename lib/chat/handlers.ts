@@ -20,33 +20,28 @@ export function chatHandlers(services: () => Services): { POST: MethodHandler } 
     POST(request) {
       const current = services();
       const { config } = current;
-      return underClientLimit(
-        current.limiter,
-        request,
-        { failOpen: config.RATE_LIMIT_FAIL_OPEN, clientAddress: current.clientAddress },
-        async () => {
-          const body = validate(chatRequestSchema, await readJson(request, CHAT_BODY_LIMIT_BYTES));
-          const user = await signedInUser(request, current.verifier);
-          body.sessionId = scopedSessionId(body.sessionId, {
-            userSubject: user?.subject,
-            address: current.clientAddress(request),
-          });
-          const image = body.imageBase64 ? await readChatImage(body.imageBase64) : undefined;
-          const limit = user ? config.SESSION_LIMIT_SIGNED_IN : config.SESSION_LIMIT_FREE;
-          if (body.stream ?? acceptsEventStream(request)) {
-            let counted: Record<string, string> = {};
-            const onSession = (sessionLimit: number, remaining: number) => {
-              counted = sessionHeaders(sessionLimit, remaining);
-            };
-            return streamReply(
-              (onDelta) => respondToChat(current, body, { limit, image, onDelta, onSession }),
-              { body: (outcome) => outcome.body, lateHeaders: () => counted, signal: request.signal },
-            );
-          }
-          const outcome = await respondToChat(current, body, { limit, image });
-          return json(outcome.body, 200, sessionHeaders(outcome.limit, outcome.remaining));
-        },
-      );
+      return underClientLimit(current, request, async () => {
+        const body = validate(chatRequestSchema, await readJson(request, CHAT_BODY_LIMIT_BYTES));
+        const user = await signedInUser(request, current.verifier);
+        body.sessionId = scopedSessionId(body.sessionId, {
+          userSubject: user?.subject,
+          address: current.clientAddress(request),
+        });
+        const image = body.imageBase64 ? await readChatImage(body.imageBase64) : undefined;
+        const limit = user ? config.SESSION_LIMIT_SIGNED_IN : config.SESSION_LIMIT_FREE;
+        if (body.stream ?? acceptsEventStream(request)) {
+          let counted: Record<string, string> = {};
+          const onSession = (sessionLimit: number, remaining: number) => {
+            counted = sessionHeaders(sessionLimit, remaining);
+          };
+          return streamReply(
+            (onDelta) => respondToChat(current, body, { limit, image, onDelta, onSession }),
+            { body: (outcome) => outcome.body, lateHeaders: () => counted, signal: request.signal },
+          );
+        }
+        const outcome = await respondToChat(current, body, { limit, image });
+        return json(outcome.body, 200, sessionHeaders(outcome.limit, outcome.remaining));
+      });
     },
   };
 }

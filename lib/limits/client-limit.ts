@@ -2,35 +2,34 @@ import { HttpError } from '../http/index.js';
 import { logError } from '../log/index.js';
 import { type RateLimiter, StoreUnavailableError } from '../store/index.js';
 
-export interface ClientLimitOptions {
-  /** When the store cannot be reached: true lets the request through (logged), false answers 503. */
-  failOpen: boolean;
+/** What the limit needs of the services: the limiter, the fail-open switch and the trusted address. */
+export interface ClientLimitServices {
+  limiter: RateLimiter;
+  /** RATE_LIMIT_FAIL_OPEN: when the store cannot be reached, true lets the request through (logged), false answers 503. */
+  config: { RATE_LIMIT_FAIL_OPEN: boolean };
   /** The address the limit counts (`Services.clientAddress`: trusted, never a header the client chose). */
   clientAddress: (request: Request) => string;
-  now?: () => number;
 }
 
 /**
  * Applies the IP rate limit to a request. Returns the RateLimit-* headers for the response;
  * throws 429 `rate_limited` with Retry-After (seconds) when the address is over its limit.
  */
-export async function enforceClientLimit(
-  limiter: RateLimiter,
+async function enforceClientLimit(
+  services: ClientLimitServices,
   request: Request,
-  options: ClientLimitOptions,
 ): Promise<Record<string, string>> {
-  const now = options.now ?? Date.now;
   let result: Awaited<ReturnType<RateLimiter['limit']>>;
   try {
-    result = await limiter.limit(`ip:${options.clientAddress(request)}`);
+    result = await services.limiter.limit(`ip:${services.clientAddress(request)}`);
   } catch (error) {
-    if (options.failOpen) {
+    if (services.config.RATE_LIMIT_FAIL_OPEN) {
       logError('rate_limit_unavailable', error);
       return {};
     }
     throw new StoreUnavailableError('rate limit', error);
   }
-  const resetSeconds = Math.max(0, Math.ceil((result.reset - now()) / 1000));
+  const resetSeconds = Math.max(0, Math.ceil((result.reset - Date.now()) / 1000));
   const headers = {
     'RateLimit-Limit': String(result.limit),
     'RateLimit-Remaining': String(Math.max(0, result.remaining)),
@@ -53,12 +52,11 @@ export async function enforceClientLimit(
  * RateLimit-* headers.
  */
 export async function underClientLimit(
-  limiter: RateLimiter,
+  services: ClientLimitServices,
   request: Request,
-  options: ClientLimitOptions,
   run: () => Promise<Response>,
 ): Promise<Response> {
-  const headers = await enforceClientLimit(limiter, request, options);
+  const headers = await enforceClientLimit(services, request);
   try {
     const response = await run();
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);

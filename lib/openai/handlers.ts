@@ -28,50 +28,43 @@ export function chatCompletionsHandlers(services: () => Services): { POST: Metho
     async POST(request) {
       const current = services();
       const access = await apiAccess(request, current);
-      return underClientLimit(
-        current.limiter,
-        request,
-        { failOpen: current.config.RATE_LIMIT_FAIL_OPEN, clientAddress: current.clientAddress },
-        async () => {
-          const body = validate(chatCompletionRequestSchema, await readJson(request, CHAT_BODY_LIMIT_BYTES));
-          const modelMode = modeOfModel(body.model);
-          const conversation = readConversation(body.messages);
-          const image = conversation.imageDataUrl
-            ? await readChatImage(conversation.imageDataUrl)
-            : undefined;
-          const chat = chatRequestOf(body, modelMode, conversation.message);
-          chat.sessionId = scopedSessionId(chat.sessionId, {
-            userSubject: access.subject,
-            address: current.clientAddress(request),
-          });
-          const identity = newCompletion(body.model, current.now());
-          const context = { limit: access.limit, image, history: conversation.history };
-          const ending = (outcome: ChatOutcome): StreamEnding => endingOf(current, body, chat, outcome);
-          if (body.stream) {
-            let counted: Record<string, string> = {};
-            const onSession = (limit: number, remaining: number) => {
-              counted = sessionHeaders(limit, remaining);
-            };
-            return streamChatCompletion(
-              identity,
-              {
-                includeUsage: body.stream_options?.include_usage === true,
-                lateHeaders: () => counted,
-                signal: request.signal,
-              },
-              (onDelta) => respondToChat(current, chat, { ...context, onDelta, onSession }),
-              ending,
-            );
-          }
-          const outcome = await respondToChat(current, chat, context);
-          const end = ending(outcome);
-          return json(
-            completionObject(identity, { text: outcome.body.response, ...end }),
-            200,
-            sessionHeaders(outcome.limit, outcome.remaining),
+      return underClientLimit(current, request, async () => {
+        const body = validate(chatCompletionRequestSchema, await readJson(request, CHAT_BODY_LIMIT_BYTES));
+        const modelMode = modeOfModel(body.model);
+        const conversation = readConversation(body.messages);
+        const image = conversation.imageDataUrl ? await readChatImage(conversation.imageDataUrl) : undefined;
+        const chat = chatRequestOf(body, modelMode, conversation.message);
+        chat.sessionId = scopedSessionId(chat.sessionId, {
+          userSubject: access.subject,
+          address: current.clientAddress(request),
+        });
+        const identity = newCompletion(body.model, current.now());
+        const context = { limit: access.limit, image, history: conversation.history };
+        const ending = (outcome: ChatOutcome): StreamEnding => endingOf(current, body, chat, outcome);
+        if (body.stream) {
+          let counted: Record<string, string> = {};
+          const onSession = (limit: number, remaining: number) => {
+            counted = sessionHeaders(limit, remaining);
+          };
+          return streamChatCompletion(
+            identity,
+            {
+              includeUsage: body.stream_options?.include_usage === true,
+              lateHeaders: () => counted,
+              signal: request.signal,
+            },
+            (onDelta) => respondToChat(current, chat, { ...context, onDelta, onSession }),
+            ending,
           );
-        },
-      );
+        }
+        const outcome = await respondToChat(current, chat, context);
+        const end = ending(outcome);
+        return json(
+          completionObject(identity, { text: outcome.body.response, ...end }),
+          200,
+          sessionHeaders(outcome.limit, outcome.remaining),
+        );
+      });
     },
   };
 }

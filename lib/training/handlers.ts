@@ -12,9 +12,9 @@ import { MAX_TRAIN_TEXT_BYTES, TRAIN_BODY_LIMIT_BYTES, trainRequestSchema } from
 export function trainHandlers(services: () => Services): { POST: MethodHandler } {
   return {
     POST(request) {
-      const { limiter, config, model, store, clientAddress } = services();
-      const limits = { failOpen: config.RATE_LIMIT_FAIL_OPEN, clientAddress };
-      return underClientLimit(limiter, request, limits, async () => {
+      const current = services();
+      const { config, model, store } = current;
+      return underClientLimit(current, request, async () => {
         const idempotencyKey = idempotencyKeyOf(request);
         const { text } = validate(trainRequestSchema, await readJson(request, TRAIN_BODY_LIMIT_BYTES));
         const bytes = Buffer.byteLength(text, 'utf8');

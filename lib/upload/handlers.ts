@@ -10,9 +10,9 @@ import { STORED_IMAGE_CACHE_CONTROL, storeUploadedImage } from './store-image.js
 export function uploadHandlers(services: () => Services): { POST: MethodHandler; GET: MethodHandler } {
   return {
     POST(request) {
-      const { store, config, limiter, clientAddress } = services();
-      const limits = { failOpen: config.RATE_LIMIT_FAIL_OPEN, clientAddress };
-      return underClientLimit(limiter, request, limits, async () => {
+      const current = services();
+      const { store, config } = current;
+      return underClientLimit(current, request, async () => {
         const { bytes } = await parseImageUpload(request, { maxBytes: MAX_IMAGE_BYTES });
         const stored = await storeUploadedImage(store, bytes, {
           ttlSeconds: config.UPLOAD_TTL_SECONDS,

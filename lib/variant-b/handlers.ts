@@ -19,20 +19,15 @@ export function variantBChatHandlers(services: () => Services): { POST: MethodHa
   return {
     POST(request) {
       const current = services();
-      return underClientLimit(
-        current.limiter,
-        request,
-        { failOpen: current.config.RATE_LIMIT_FAIL_OPEN, clientAddress: current.clientAddress },
-        async () => {
-          const body = validate(variantBRequestSchema, await readJson(request, VARIANT_B_BODY_LIMIT_BYTES));
-          if (body.stream ?? acceptsEventStream(request)) {
-            return streamReply((onDelta) => respondVariantB(current, body, onDelta), {
-              signal: request.signal,
-            });
-          }
-          return json(await respondVariantB(current, body));
-        },
-      );
+      return underClientLimit(current, request, async () => {
+        const body = validate(variantBRequestSchema, await readJson(request, VARIANT_B_BODY_LIMIT_BYTES));
+        if (body.stream ?? acceptsEventStream(request)) {
+          return streamReply((onDelta) => respondVariantB(current, body, onDelta), {
+            signal: request.signal,
+          });
+        }
+        return json(await respondVariantB(current, body));
+      });
     },
   };
 }
