@@ -166,18 +166,12 @@ export class NgramModel implements LanguageModel {
    * Brings the model to its steady state, what a server does once training goes quiet: decodes
    * the backward counts if a restore left them waiting, and merges the n-grams waiting beside the
    * sorted counts into them, so queries and sampling read the sorted arrays alone. Probabilities
-   * are unchanged. False when there was nothing to do.
+   * are unchanged.
    */
-  settle(): boolean {
-    let changed = this.deferredBackward !== null;
+  settle(): void {
     this.loadBackward();
-    for (const counts of [this.forwardCounts, this.backwardCountsLoaded]) {
-      if (counts && counts.pendingEntries > 0) {
-        counts.compact();
-        changed = true;
-      }
-    }
-    return changed;
+    this.forwardCounts.compact();
+    this.backwardCountsLoaded?.compact();
   }
 
   tokens(text: string): string[] {

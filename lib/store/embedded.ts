@@ -71,9 +71,9 @@ CREATE TABLE IF NOT EXISTS set_members (
  * WAL mode with synchronous=FULL, so an acknowledged write is on disk before the call returns
  * (it survives kill -9 and a power cut). The writes of one event-loop turn are committed together
  * in one `BEGIN IMMEDIATE` transaction (group commit), every write and every batch in its own
- * savepoint, so each is all-or-nothing and several processes on one folder keep exact counts. Each row carries a CRC-32 of
- * its content, checked with `PRAGMA quick_check` at start: a damaged file stops the start with
- * one clear line and is kept aside, never emptied or rewritten. An old `store.aof` of the
+ * savepoint, so each is all-or-nothing and several processes on one folder keep exact counts.
+ * Each row carries a CRC-32 of its content, checked with `PRAGMA quick_check` at start: a damaged
+ * file stops the start with one clear line and is kept aside, never emptied or rewritten. An old `store.aof` of the
  * append-only store is migrated on first start.
  */
 export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
@@ -116,15 +116,12 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
    */
   let pending: Unit[] = [];
 
-  function write<T>(run: () => T): Promise<T> {
-    return enqueue(run);
-  }
-
   function read<T>(run: () => T): T | Promise<T> {
-    return pending.length === 0 ? transaction('read', run) : enqueue(run);
+    return pending.length === 0 ? transaction('read', run) : write(run);
   }
 
-  function enqueue<T>(run: () => T): Promise<T> {
+  /** Queues `run` for the next group commit; settles after the COMMIT. */
+  function write<T>(run: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (closed) throw new Error('the embedded store is closed');
       if (pending.length === 0) setImmediate(commitPending);
