@@ -2,6 +2,7 @@ import type { LanguageModel } from '../lm/index.js';
 import { formatThought, generateReply, type RandomSource, type Reply } from '../reply/index.js';
 import type { PassageIndex } from '../retrieval/index.js';
 import { answerFromPassages, type GroundedAnswer, queryOf } from './grounded.js';
+import { sourceOf } from './passage-reply.js';
 import { type QuestionShape, shapeOf } from './question.js';
 import type { EvidenceBudget, Source } from './types.js';
 
@@ -131,15 +132,15 @@ function contextOf(passages: PassageIndex, grounded: GroundedAnswer): Source[] {
   for (const item of grounded.evidence) {
     if (context.length >= EXTERNAL_CONTEXT) break;
     if (item.coverage <= 0) continue;
-    const id = item.hit.id;
-    const ref = { chunk: passages.chunks[id], line: passages.lines[id] };
+    const source = sourceOf(passages, item.hit.id, item.hit.score);
+    const ref = source.ref as { chunk: number; line: number };
     if (
       context.some(
-        (source) => 'chunk' in source.ref && source.ref.chunk === ref.chunk && source.ref.line === ref.line,
+        (other) => 'chunk' in other.ref && other.ref.chunk === ref.chunk && other.ref.line === ref.line,
       )
     )
       continue;
-    context.push({ text: passages.texts[id], score: Math.round(item.hit.score * 1000) / 1000, ref });
+    context.push(source);
   }
   return context;
 }

@@ -1,10 +1,10 @@
 import type { LanguageModel } from '../lm/index.js';
 import { type PassageHit, type PassageIndex, type QueryTerm, queryTermsOf } from '../retrieval/index.js';
 
-import { splitSentences } from '../text/index.js';
 import { type AnswerCandidate, answerCandidates, type EvidenceLine } from './candidates.js';
+import { includesWord, passageSnippet, sourceOf } from './passage-reply.js';
 import type { QuestionShape } from './question.js';
-import { trimToQuestion, weightOf } from './trim.js';
+import { trimToQuestion } from './trim.js';
 import type { EvidenceBudget, Source } from './types.js';
 
 /** Least share of the question (weighted by how rare its words are) the best passage must cover. */
@@ -133,24 +133,20 @@ export function answerFromPassages(
   );
   const answer = confidentAnswer(candidates);
   const cited = citedEvidence(index, evidence, answer, request.budget.cite);
-  const snippets: string[] = [];
+  const snippets: { text: string; block: boolean }[] = [];
   const sources: Source[] = [];
   const covered = new Set<string>();
   for (const item of cited) {
     const snippet = snippetOf(model, index, item, weights, answer, covered, request.budget.cite > 1);
     if (!snippet) continue;
-    sources.push({
-      text: index.texts[item.hit.id],
-      score: round(item.hit.score),
-      ref: { chunk: index.chunks[item.hit.id], line: index.lines[item.hit.id] },
-    });
-    snippets.push(`${snippet} [${sources.length}]`);
+    sources.push(sourceOf(index, item.hit.id, item.hit.score));
+    snippets.push({ text: `${snippet.text} [${sources.length}]`, block: snippet.block });
   }
-  const lead = answer ? leadOf(request.shape, answer, snippets.join(' ')) : '';
+  const lead = answer ? leadOf(request.shape, answer, snippets.map((snippet) => snippet.text).join(' ')) : '';
   return {
     ...base,
     status: 'answered',
-    text: [lead, ...snippets].filter(Boolean).join(' '),
+    text: joinSnippets(lead, snippets),
     sources,
     matched: hits.length,
     coverage: best.coverage,
@@ -255,9 +251,9 @@ function confidentAnswer(candidates: readonly AnswerCandidate[]): string | null 
 }
 
 /**
- * The sentence of a passage that answers best, trimmed to the question; for one-a-line text, the
- * neighbouring line is added when it holds the answer the passage itself lacks. Null when the
- * passage adds no question word that earlier snippets did not already cover.
+ * What a passage says in the reply (see passageSnippet); for one-a-line text, the neighbouring
+ * line is added when it holds the answer the passage itself lacks. Null when the passage adds no
+ * sentence that earlier snippets did not already give.
  */
 function snippetOf(
   model: LanguageModel,
@@ -267,38 +263,30 @@ function snippetOf(
   answer: string | null,
   covered: Set<string>,
   allowSecond: boolean,
-): string | null {
+): { text: string; block: boolean } | null {
   const id = item.hit.id;
-  const sentences = index.layouts[id] === 'paragraph' ? splitSentences(index.texts[id]) : [index.texts[id]];
-  const ranked = sentences
-    .map((sentence, order) => ({
-      sentence,
-      order,
-      weight: weightOf(sentence, weights) + (answer && includesWord(sentence, answer) ? 1 : 0),
-    }))
-    .sort((a, b) => b.weight - a.weight || a.order - b.order);
-  const chosen = ranked[0].sentence;
-  const key = chosen.toLowerCase();
-  if (covered.has(key)) return null;
-  covered.add(key);
-  let snippet = trimToQuestion(model, chosen, weights, answer);
-  // A second sentence of the same paragraph, in reading order, when it bears on the question nearly as much.
-  const second = ranked[1];
-  if (allowSecond && second && second.weight > 0 && second.weight * 2 >= ranked[0].weight) {
-    const extra = trimToQuestion(model, second.sentence, weights, answer);
-    covered.add(second.sentence.toLowerCase());
-    snippet = second.order < ranked[0].order ? `${extra} ${snippet}` : `${snippet} ${extra}`;
-  }
-  if (answer && !includesWord(snippet, answer)) {
+  const snippet = passageSnippet(model, index, id, { weights, answer, allowSecond });
+  if (covered.has(snippet.keys[0])) return null;
+  for (const key of snippet.keys) covered.add(key);
+  let text = snippet.text;
+  if (answer && !includesWord(text, answer)) {
     for (const step of [-1, 1] as const) {
       const other = index.neighbour(id, step);
       if (other < 0 || !includesWord(index.texts[other], answer)) continue;
       const extra = trimToQuestion(model, index.texts[other], weights, answer);
-      snippet = step < 0 ? `${extra} ${snippet}` : `${snippet} ${extra}`;
+      text = step < 0 ? `${extra} ${text}` : `${text} ${extra}`;
       break;
     }
   }
-  return snippet;
+  return { text, block: snippet.block };
+}
+
+/** The lead and the snippets as one reply: on one line, or as paragraphs when a snippet is a block. */
+function joinSnippets(lead: string, snippets: readonly { text: string; block: boolean }[]): string {
+  const texts = snippets.map((snippet) => snippet.text);
+  if (!snippets.some((snippet) => snippet.block)) return [lead, ...texts].filter(Boolean).join(' ');
+  const [first, ...rest] = texts;
+  return [[lead, first].filter(Boolean).join(' '), ...rest].join('\n\n');
 }
 
 /** The short answer as the reply's first words, when the snippets bear it out. */
@@ -351,18 +339,6 @@ function sharedRun(words: readonly string[], text: string): number {
   return best;
 }
 
-function includesWord(text: string, word: string): boolean {
-  return new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(word)}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

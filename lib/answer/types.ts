@@ -7,6 +7,12 @@ export interface Source {
   /** Retrieval score (BM25 with neighbours; for www, the extract's relevance). */
   score: number;
   ref: SourceRef;
+  /** The heading path of the passage's section ("tar > Options > strip"), when the text has headings. */
+  section?: string;
+  /** The file name the text was trained under. */
+  file?: string;
+  /** The page, for a PDF. */
+  page?: number;
 }
 
 /** How much evidence a mode gathers: passages retrieved and re-ranked, passages cited at most. */

@@ -1,28 +1,49 @@
-import type { Layout } from '../text/index.js';
+import type { BlockKind, ParsedDocument } from '../documents/types.js';
 import { segmentText } from '../text/index.js';
 import { type QueryTerm, termsOf } from './terms.js';
 
-/** One passage of the trained text and where it is. */
+/** One passage of the trained text (a body block) and where it is. */
 export interface Passage {
   /** 1-based index of the training chunk it came from. */
   chunk: number;
   /** 1-based line of the chunk where it starts. */
   line: number;
+  /** Plain text. */
   text: string;
-  layout: Layout;
+  kind: BlockKind;
+  /** The block as Markdown, when its source was Markdown or HTML. */
+  markdown?: string;
+  /** The name a list item or table row describes. */
+  name?: string;
+  /** A code block's language. */
+  lang?: string;
+  /** 1-based page (PDF). */
+  page?: number;
+}
+
+/** Where a section is: its heading path, its document's file name and format. */
+export interface SectionInfo {
+  /** Heading texts, outermost first; empty when the text has no headings. */
+  path: string[];
+  file?: string;
+  /** True when the section's blocks carry Markdown for replies. */
+  markdown: boolean;
+  page?: number;
 }
 
 /** A passage found for a query. */
 export interface PassageHit {
   id: number;
-  /** BM25 of the passage itself, plus a share of its neighbours' for one-line-a-unit text. */
+  /** BM25 of the passage and its section's heading, plus a share of its neighbours' for one-line-a-unit text. */
   score: number;
-  /** BM25 of the passage alone. */
+  /** BM25 of the passage alone (body and heading). */
   ownScore: number;
-  /** Query terms (indexes into the query) the passage contains. */
+  /** Query terms (indexes into the query) the passage or its heading path contains. */
   matched: number[];
   /** Query terms only its neighbouring lines contain. */
   matchedNearby: number[];
+  /** Query terms its section's heading path contains. */
+  matchedHeading: number[];
 }
 
 /** Okapi BM25 parameters (the usual ones). */
@@ -32,21 +53,43 @@ const B = 0.75;
 const NEIGHBOUR_SHARE = 0.35;
 /** Query terms beyond this are ignored (bit masks). */
 const MAX_QUERY_TERMS = 30;
+/** How much a section's heading match counts against its body's (the heading is a strong, separate field). */
+const HEADING_WEIGHT = 1.2;
+/** Sections whose heading matches best bring their first blocks into the hits even without body words. */
+const HEADING_SECTIONS = 6;
+const HEADING_BLOCKS = 2;
 
 /**
- * A BM25 index of the passages of the trained text, built chunk by chunk as training arrives
- * (the chunks in the store stay the source of truth). Postings are plain arrays of (passage,
- * term frequency) pairs per term; scoring uses one scratch array per index.
+ * A BM25 index of the passages of the trained text, built document by document as training
+ * arrives (the chunks in the store stay the source of truth). Every passage is a body block of a
+ * section; a section's heading path is a separate field of its own, matched beside the body, so a
+ * heading helps find its section but is never a passage (never the reply).
  */
 export class PassageIndex {
   readonly chunks: number[] = [];
   readonly lines: number[] = [];
   readonly texts: string[] = [];
-  readonly layouts: Layout[] = [];
+  readonly kinds: BlockKind[] = [];
+  readonly sectionOf: number[] = [];
   readonly lengths: number[] = [];
+  /** Sparse extras of a passage: Markdown, name, language, page. */
+  readonly markdowns = new Map<number, string>();
+  readonly names = new Map<number, string>();
+  readonly langs = new Map<number, string>();
+  readonly pages = new Map<number, number>();
   readonly termIds = new Map<string, number>();
   readonly postings: number[][] = [];
   totalLength = 0;
+
+  readonly sections: SectionInfo[] = [];
+  /** First passage of each section, and how many it has. */
+  readonly sectionStarts: number[] = [];
+  readonly sectionSizes: number[] = [];
+  readonly headingLengths: number[] = [];
+  readonly headingTermIds = new Map<string, number>();
+  readonly headingPostings: number[][] = [];
+  headingTotalLength = 0;
+
   private scores = new Float64Array(0);
   private masks = new Uint32Array(0);
 
@@ -54,46 +97,131 @@ export class PassageIndex {
     return this.texts.length;
   }
 
-  /** Adds the passages of one training chunk. */
+  /** Adds the passages of one plain-text training chunk (a line or hard-wrapped paragraph each). */
   addChunk(chunk: number, text: string): number {
+    const section = this.addSection({ path: [], markdown: false });
     let added = 0;
     for (const unit of segmentText(text)) {
-      this.addPassage({ chunk, line: unit.line, text: unit.text, layout: unit.layout }, termsOf(unit.text));
+      this.addPassage(
+        { chunk, line: unit.line, text: unit.text, kind: unit.layout },
+        termsOf(unit.text),
+        section,
+      );
       added++;
     }
     return added;
   }
 
-  /** Adds one passage with its (already computed) search terms. */
-  addPassage(passage: Passage, terms: readonly string[]): void {
+  /** Adds the sections of one document read by its structure; returns the passages added. */
+  addDocument(chunk: number, document: ParsedDocument): number {
+    const markdown = document.format === 'markdown' || document.format === 'html';
+    let added = 0;
+    for (const section of document.sections) {
+      const blocks = section.blocks.filter((block) => block.text.trim() !== '');
+      if (blocks.length === 0) continue;
+      const id = this.addSection({
+        path: section.path,
+        markdown,
+        ...(document.name ? { file: document.name } : {}),
+        ...(section.page ? { page: section.page } : {}),
+      });
+      for (const block of blocks) {
+        const terms = termsOf(
+          block.kind === 'code' ? block.text : block.name ? `${block.name} ${block.text}` : block.text,
+        );
+        this.addPassage(
+          {
+            chunk,
+            line: block.line,
+            text: block.text,
+            kind: block.kind,
+            ...(markdown && block.markdown ? { markdown: block.markdown } : {}),
+            ...(block.name ? { name: block.name } : {}),
+            ...(block.lang ? { lang: block.lang } : {}),
+            ...(block.page ? { page: block.page } : {}),
+          },
+          terms,
+          id,
+        );
+        added++;
+      }
+    }
+    return added;
+  }
+
+  /** Adds a section (its heading path indexed as a field of its own); passages follow it. */
+  addSection(info: SectionInfo): number {
+    const id = this.sections.length;
+    this.sections.push(info);
+    this.sectionStarts.push(this.texts.length);
+    this.sectionSizes.push(0);
+    const terms = termsOf(info.path.join(' \n '));
+    this.headingLengths.push(terms.length);
+    this.headingTotalLength += terms.length;
+    addPostings(this.headingTermIds, this.headingPostings, id, terms);
+    return id;
+  }
+
+  /** Adds one passage with its (already computed) search terms to a section (the last one by default). */
+  addPassage(passage: Passage, terms: readonly string[], section = this.sections.length - 1): void {
+    if (section < 0) section = this.addSection({ path: [], markdown: false });
     const id = this.texts.length;
     this.chunks.push(passage.chunk);
     this.lines.push(passage.line);
     this.texts.push(passage.text);
-    this.layouts.push(passage.layout);
+    this.kinds.push(passage.kind);
+    this.sectionOf.push(section);
+    this.sectionSizes[section]++;
+    if (passage.markdown !== undefined && passage.markdown !== passage.text)
+      this.markdowns.set(id, passage.markdown);
+    if (passage.name) this.names.set(id, passage.name);
+    if (passage.lang) this.langs.set(id, passage.lang);
+    if (passage.page) this.pages.set(id, passage.page);
     this.lengths.push(terms.length);
     this.totalLength += terms.length;
-    const counts = new Map<string, number>();
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    for (const [term, tf] of counts) {
-      let termId = this.termIds.get(term);
-      if (termId === undefined) {
-        termId = this.postings.length;
-        this.termIds.set(term, termId);
-        this.postings.push([]);
-      }
-      this.postings[termId].push(id, tf);
-    }
+    addPostings(this.termIds, this.postings, id, terms);
   }
 
   passage(id: number): Passage {
-    return { chunk: this.chunks[id], line: this.lines[id], text: this.texts[id], layout: this.layouts[id] };
+    const extras = {
+      ...(this.markdowns.has(id) ? { markdown: this.markdowns.get(id) } : {}),
+      ...(this.names.has(id) ? { name: this.names.get(id) } : {}),
+      ...(this.langs.has(id) ? { lang: this.langs.get(id) } : {}),
+      ...(this.pages.has(id) ? { page: this.pages.get(id) } : {}),
+    };
+    return {
+      chunk: this.chunks[id],
+      line: this.lines[id],
+      text: this.texts[id],
+      kind: this.kinds[id],
+      ...extras,
+    };
+  }
+
+  /** The section a passage belongs to. */
+  section(id: number): SectionInfo {
+    return this.sections[this.sectionOf[id]];
+  }
+
+  /** The passage's text as a reply shows it: Markdown when its source was Markdown or HTML. */
+  display(id: number): string {
+    return this.markdowns.get(id) ?? this.texts[id];
+  }
+
+  /** The next (1) or previous (-1) passage of the same section, or -1. */
+  sibling(id: number, step: -1 | 1): number {
+    const other = id + step;
+    if (other < 0 || other >= this.size) return -1;
+    return this.sectionOf[other] === this.sectionOf[id] ? other : -1;
   }
 
   /** Number of passages containing the term. */
   documentFrequency(term: string): number {
     const termId = this.termIds.get(term);
-    return termId === undefined ? 0 : this.postings[termId].length / 2;
+    const body = termId === undefined ? 0 : this.postings[termId].length / 2;
+    if (body > 0) return body;
+    const headingId = this.headingTermIds.get(term);
+    return headingId === undefined ? 0 : this.headingPostings[headingId].length / 2;
   }
 
   /** BM25's inverse document frequency; a term never seen gets the highest value there is. */
@@ -107,8 +235,8 @@ export class PassageIndex {
   neighbour(id: number, step: -1 | 1): number {
     const other = id + step;
     if (other < 0 || other >= this.size) return -1;
-    if (this.layouts[id] !== 'line' || this.layouts[other] !== 'line') return -1;
-    if (this.chunks[other] !== this.chunks[id]) return -1;
+    if (this.kinds[id] !== 'line' || this.kinds[other] !== 'line') return -1;
+    if (this.chunks[other] !== this.chunks[id] || this.sectionOf[other] !== this.sectionOf[id]) return -1;
     return Math.abs(this.lines[other] - this.lines[id]) === 1 ? other : -1;
   }
 
@@ -124,7 +252,8 @@ export class PassageIndex {
     const masks = this.masks;
     const touched: number[] = [];
     const averageLength = this.totalLength / n || 1;
-    query.slice(0, MAX_QUERY_TERMS).forEach(({ term, weight }, index) => {
+    const terms = query.slice(0, MAX_QUERY_TERMS);
+    terms.forEach(({ term, weight }, index) => {
       const termId = this.termIds.get(term);
       if (termId === undefined) return;
       const list = this.postings[termId];
@@ -138,6 +267,15 @@ export class PassageIndex {
         scores[id] += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * this.lengths[id]) / averageLength));
       }
     });
+    const headings = this.headingScores(terms);
+    for (const [section] of headings.best) {
+      const start = this.sectionStarts[section];
+      const end = start + Math.min(HEADING_BLOCKS, this.sectionSizes[section]);
+      for (let id = start; id < end; id++) {
+        if (masks[id] === 0) touched.push(id);
+      }
+    }
+    const headingScore = (id: number) => headings.scores.get(this.sectionOf[id]);
 
     // The best `limit` by score (ties: earlier passage first), kept sorted as they come: only
     // those become hits, however many passages matched a common word.
@@ -146,7 +284,11 @@ export class PassageIndex {
     const bestScores = new Float64Array(keep);
     let held = 0;
     for (const id of touched) {
-      const score = scores[id] + NEIGHBOUR_SHARE * this.nearbyScore(id, scores);
+      const heading = headingScore(id);
+      const score =
+        scores[id] +
+        (heading ? HEADING_WEIGHT * heading.score : 0) +
+        NEIGHBOUR_SHARE * this.nearbyScore(id, scores);
       if (held === keep && !ranksBefore(score, id, bestScores[keep - 1], bestIds[keep - 1])) continue;
       let at = held < keep ? held++ : keep - 1;
       for (; at > 0 && ranksBefore(score, id, bestScores[at - 1], bestIds[at - 1]); at--) {
@@ -162,12 +304,15 @@ export class PassageIndex {
       const before = this.neighbour(id, -1);
       const after = this.neighbour(id, 1);
       const nearbyMask = (before >= 0 ? masks[before] : 0) | (after >= 0 ? masks[after] : 0);
+      const heading = headingScore(id);
+      const headingMask = heading?.mask ?? 0;
       hits.push({
         id,
         score: bestScores[i],
-        ownScore: scores[id],
-        matched: bitsOf(masks[id]),
-        matchedNearby: bitsOf(nearbyMask & ~masks[id]),
+        ownScore: scores[id] + (heading ? HEADING_WEIGHT * heading.score : 0),
+        matched: bitsOf(masks[id] | headingMask),
+        matchedNearby: bitsOf(nearbyMask & ~(masks[id] | headingMask)),
+        matchedHeading: bitsOf(headingMask),
       });
     }
     for (const id of touched) {
@@ -177,11 +322,59 @@ export class PassageIndex {
     return hits;
   }
 
+  /** BM25 of every section's heading path that matches, and the best few sections. */
+  private headingScores(query: readonly QueryTerm[]): {
+    scores: Map<number, { score: number; mask: number }>;
+    best: [number, { score: number; mask: number }][];
+  } {
+    const scores = new Map<number, { score: number; mask: number }>();
+    const n = this.sections.length;
+    if (this.headingTotalLength === 0) return { scores, best: [] };
+    const averageLength = this.headingTotalLength / n || 1;
+    query.forEach(({ term, weight }, index) => {
+      const termId = this.headingTermIds.get(term);
+      if (termId === undefined) return;
+      const list = this.headingPostings[termId];
+      // The idf of the body: a heading word is as telling as the same word in the text.
+      const idf = this.idf(term) * weight;
+      for (let i = 0; i < list.length; i += 2) {
+        const section = list[i];
+        const tf = list[i + 1];
+        const entry = scores.get(section) ?? { score: 0, mask: 0 };
+        entry.score +=
+          (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * this.headingLengths[section]) / averageLength));
+        entry.mask |= 1 << index;
+        scores.set(section, entry);
+      }
+    });
+    const best = [...scores].sort((a, b) => b[1].score - a[1].score).slice(0, HEADING_SECTIONS);
+    return { scores, best };
+  }
+
   /** The better BM25 of a passage's neighbouring lines (one-unit-a-line text), 0 when none. */
   private nearbyScore(id: number, scores: Float64Array): number {
     const before = this.neighbour(id, -1);
     const after = this.neighbour(id, 1);
     return Math.max(before >= 0 ? scores[before] : 0, after >= 0 ? scores[after] : 0);
+  }
+}
+
+function addPostings(
+  termIds: Map<string, number>,
+  postings: number[][],
+  id: number,
+  terms: readonly string[],
+): void {
+  const counts = new Map<string, number>();
+  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+  for (const [term, tf] of counts) {
+    let termId = termIds.get(term);
+    if (termId === undefined) {
+      termId = postings.length;
+      termIds.set(term, termId);
+      postings.push([]);
+    }
+    postings[termId].push(id, tf);
   }
 }
 

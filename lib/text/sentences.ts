@@ -4,7 +4,7 @@ const ABBREVIATIONS = new Set(
 );
 
 /** A sentence end: . ! ? or … (closing quotes/brackets kept), then space, then a likely sentence start. */
-const BOUNDARY = /([.!?…]+["'’”)\]]*)\s+(?=["'‘“([]?[\p{Lu}\p{N}])/gu;
+const BOUNDARY = /([.!?…]+["'’”)\]]*)\s+(?=["'‘“([`*_]?[\p{Lu}\p{N}`])/gu;
 
 /**
  * Splits running text into sentences at . ! ? followed by a capital or a digit, except after a

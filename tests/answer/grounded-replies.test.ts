@@ -97,7 +97,7 @@ describe('grounded replies', () => {
     const cold = createModelKeeper(store, { order: 3, snapshotEvery: 1 });
     const { passages } = await cold.knowledge();
     expect(passages.size).toBe(3);
-    expect(passages.passage(2)).toMatchObject({ chunk: 1, line: 8, layout: 'paragraph' });
+    expect(passages.passage(2)).toMatchObject({ chunk: 1, line: 8, kind: 'paragraph' });
   });
 });
 

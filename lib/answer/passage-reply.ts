@@ -1,0 +1,176 @@
+import type { LanguageModel } from '../lm/index.js';
+import type { PassageIndex } from '../retrieval/index.js';
+import { splitSentences } from '../text/index.js';
+import { trimToQuestion, weightOf } from './trim.js';
+import type { Source } from './types.js';
+
+/** Words of a list item or table row shown whole; longer ones are trimmed like prose. */
+const ITEM_WORDS = 70;
+/** Lines of a code block shown; a longer block is cut at a line with a closing note. */
+const CODE_LINES = 24;
+/** List items that follow an announcing sentence, shown with it. */
+const FOLLOWING_ITEMS = 6;
+
+/** What one passage contributes to a reply, and whether it is a block (code, list) that needs its own lines. */
+export interface PassageSnippet {
+  text: string;
+  block: boolean;
+  /** Lower-case keys of the sentences used, so another passage does not repeat them. */
+  keys: string[];
+}
+
+export interface SnippetRequest {
+  weights: ReadonlyMap<string, number>;
+  /** A short answer the snippet must keep when it can. */
+  answer: string | null;
+  /** A second sentence of the same paragraph may join the first. */
+  allowSecond: boolean;
+}
+
+/**
+ * The part of a passage that answers, as a reply shows it: the best sentence (or two) of prose,
+ * trimmed to the question; a list item or table row whole, with the name it describes; a code
+ * block whole and fenced, after the sentence that announces it; a sentence that announces an
+ * example ("run the following command:") with the example. Markdown where the source was Markdown.
+ */
+export function passageSnippet(
+  model: LanguageModel,
+  index: PassageIndex,
+  id: number,
+  request: SnippetRequest,
+): PassageSnippet {
+  const kind = index.kinds[id];
+  if (kind === 'code') return codeSnippet(model, index, id, request);
+  if (kind === 'list-item' || kind === 'table-row') {
+    const text = itemText(model, index, id, request);
+    return { text, block: false, keys: [index.texts[id].toLowerCase()] };
+  }
+  const source = index.display(id);
+  const sentences = kind === 'line' ? [source] : splitSentences(source);
+  const ranked = sentences
+    .map((sentence, order) => ({
+      sentence,
+      order,
+      weight:
+        weightOf(sentence, request.weights) +
+        (request.answer && includesWord(sentence, request.answer) ? 1 : 0),
+    }))
+    .sort((a, b) => b.weight - a.weight || a.order - b.order);
+  const chosen = ranked[0];
+  const keys = [chosen.sentence.toLowerCase()];
+  // A sentence that announces what follows brings it along.
+  if (announces(chosen.sentence) && chosen.order === sentences.length - 1) {
+    const following = followingBlocks(index, id);
+    if (following) return { text: `${chosen.sentence}\n\n${following}`, block: true, keys };
+  }
+  let text = announces(chosen.sentence)
+    ? chosen.sentence
+    : trimToQuestion(model, chosen.sentence, request.weights, request.answer);
+  const second = ranked[1];
+  if (request.allowSecond && second && second.weight > 0 && second.weight * 2 >= chosen.weight) {
+    const extra = trimToQuestion(model, second.sentence, request.weights, request.answer);
+    keys.push(second.sentence.toLowerCase());
+    text = second.order < chosen.order ? `${extra} ${text}` : `${text} ${extra}`;
+  }
+  return { text: balanceBackticks(text), block: false, keys };
+}
+
+/** A code block fenced with its language, preceded by the sentence that announces it, if any. */
+function codeSnippet(
+  model: LanguageModel,
+  index: PassageIndex,
+  id: number,
+  request: SnippetRequest,
+): PassageSnippet {
+  const fenced = fence(index, id);
+  const before = index.sibling(id, -1);
+  if (before >= 0 && index.kinds[before] !== 'code') {
+    const sentences = splitSentences(index.display(before));
+    const last = sentences[sentences.length - 1] ?? '';
+    const intro = announces(last) ? last : trimToQuestion(model, last, request.weights, request.answer);
+    if (last && (announces(last) || weightOf(last, request.weights) > 0)) {
+      return { text: `${balanceBackticks(intro)}\n\n${fenced}`, block: true, keys: [last.toLowerCase()] };
+    }
+  }
+  return { text: fenced, block: true, keys: [index.texts[id].toLowerCase()] };
+}
+
+/** The blocks an announcing sentence introduces: the code block, or the list items, after it. */
+function followingBlocks(index: PassageIndex, id: number): string | null {
+  const next = index.sibling(id, 1);
+  if (next < 0) return null;
+  if (index.kinds[next] === 'code') return fence(index, next);
+  if (index.kinds[next] !== 'list-item' && index.kinds[next] !== 'table-row') return null;
+  const items: string[] = [];
+  for (let at = next; at >= 0 && items.length < FOLLOWING_ITEMS; at = index.sibling(at, 1)) {
+    if (index.kinds[at] !== index.kinds[next]) break;
+    items.push(asListItem(index, at));
+  }
+  return items.join('\n');
+}
+
+function itemText(model: LanguageModel, index: PassageIndex, id: number, request: SnippetRequest): string {
+  const text = asListItem(index, id);
+  const words = text.split(/\s+/);
+  if (words.length <= ITEM_WORDS) return text;
+  const name = index.names.get(id);
+  const body = trimToQuestion(
+    model,
+    index.display(id).replace(/^[-*+]\s+/, ''),
+    request.weights,
+    name ?? request.answer,
+  );
+  return balanceBackticks(body);
+}
+
+/** A list item or table row as one Markdown (or plain) list line that keeps its name. */
+function asListItem(index: PassageIndex, id: number): string {
+  const shown = index.display(id).trim();
+  const markdown = index.section(id).markdown;
+  const name = index.names.get(id);
+  let text = shown.replace(/^[-*+]\s+/, '').replace(/^\d+[.)]\s+/, '');
+  if (name && !text.toLowerCase().includes(name.toLowerCase())) {
+    text = `${markdown ? `\`${name}\`` : name}: ${text}`;
+  }
+  return markdown ? `- ${text}` : text;
+}
+
+function fence(index: PassageIndex, id: number): string {
+  const lines = index.texts[id].replace(/\s+$/, '').split('\n');
+  const shown = lines.length > CODE_LINES ? [...lines.slice(0, CODE_LINES), '…'] : lines;
+  const lang = index.langs.get(id) ?? '';
+  return `\`\`\`${lang}\n${shown.join('\n')}\n\`\`\``;
+}
+
+/** A sentence that ends by announcing what follows ("execute the following command:"). */
+function announces(sentence: string): boolean {
+  return /:\s*$/.test(sentence);
+}
+
+/** An odd number of backticks (a cut inside inline code) gets its closing one. */
+function balanceBackticks(text: string): string {
+  const ticks = text.match(/`/g)?.length ?? 0;
+  return ticks % 2 === 1 ? text.replace(/…?$/, '`…') : text;
+}
+
+/** The source entry of a passage: its text, score and place, with its section, file and page. */
+export function sourceOf(index: PassageIndex, id: number, score: number): Source {
+  const section = index.section(id);
+  const page = index.pages.get(id) ?? section.page;
+  return {
+    text: index.texts[id],
+    score: Math.round(score * 1000) / 1000,
+    ref: { chunk: index.chunks[id], line: index.lines[id] },
+    ...(section.path.length > 0 ? { section: section.path.join(' > ') } : {}),
+    ...(section.file ? { file: section.file } : {}),
+    ...(page ? { page } : {}),
+  };
+}
+
+export function includesWord(text: string, word: string): boolean {
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(word)}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
