@@ -187,7 +187,7 @@ function benchCompose(knowledge: Knowledge, mode: ReplyMode) {
   return timeCalls(MESSAGES, RUNS[mode], (message) => {
     composeReply(knowledge, {
       message,
-      userTurns: [],
+      history: [],
       evidence: evidenceBudgets[mode],
       chitChat: replyBudgets[mode],
       temperature: TEMPERATURE,
@@ -284,7 +284,7 @@ async function measureStoreColdStart(store: Store, text: string) {
   const replyStarted = performance.now();
   composeReply(knowledge, {
     message: 'hello there',
-    userTurns: [],
+    history: [],
     evidence: evidenceBudgets.instant,
     chitChat: { candidates: 1, timeMs: 0 },
     random: mulberry32(1),

@@ -1,23 +1,29 @@
+import { resolveFollowUp } from '../conversation/index.js';
+import { type DialogueKnowledge, exampleQuestions, socialReply } from '../dialogue/index.js';
+import type { DialoguePair } from '../documents/types.js';
 import type { LanguageModel } from '../lm/index.js';
 import { formatThought, generateReply, type RandomSource, type Reply } from '../reply/index.js';
 import type { PassageIndex } from '../retrieval/index.js';
+import type { Turn } from '../sessions/index.js';
+import { continueFrom, previousPassage, reasonAround } from './follow-up.js';
 import { answerFromPassages, type GroundedAnswer, queryOf } from './grounded.js';
 import { sourceOf } from './passage-reply.js';
-import { type QuestionShape, shapeOf } from './question.js';
+import { asksForMadeUpText, type QuestionShape, shapeOf } from './question.js';
 import type { EvidenceBudget, Source } from './types.js';
 
-/** What the local brain knows: the n-gram model and the passage index of the same trained text. */
+/** What the local brain knows: the n-gram model, the passage index of the same text, trained dialogue. */
 export interface Knowledge {
   model: LanguageModel;
   passages: PassageIndex;
+  dialogue?: readonly DialoguePair[];
 }
 
 export interface ComposeRequest {
   message: string;
-  /** The user's own earlier turns, oldest first. The assistant's turns never feed a reply. */
-  userTurns: readonly string[];
+  /** The conversation so far (both sides), oldest first. */
+  history: readonly Turn[];
   evidence: EvidenceBudget;
-  /** The generator's budget for chit-chat. */
+  /** The generator's budget, when someone asks for made-up text. */
   chitChat: Parameters<typeof generateReply>[1]['budget'];
   temperature?: number;
   maxTokens?: number;
@@ -26,13 +32,18 @@ export interface ComposeRequest {
 
 /** A local reply and how it was reached. */
 export interface ComposedReply {
-  /** `grounded`: answered from passages; `unknown`: nothing taught answers it; `chit-chat`: the generator spoke. */
-  kind: 'grounded' | 'unknown' | 'chit-chat' | 'empty';
+  /**
+   * `grounded`: answered from passages; `unknown`: nothing taught answers it; `social`: the dialogue
+   * layer answered; `generated`: made-up text someone asked for; `empty`: nothing taught at all.
+   */
+  kind: 'grounded' | 'unknown' | 'social' | 'generated' | 'empty';
   text: string;
   sources: Source[];
   /** The best passages found (cited or not), up to six: the numbered context of an external model. */
   context: Source[];
   shape: QuestionShape;
+  /** The standalone question answered, when the message was a follow-up rewritten from the conversation. */
+  rewritten?: string;
   grounded?: GroundedAnswer;
   generated?: Reply;
   /** One line for `thought`. */
@@ -47,61 +58,120 @@ export const EMPTY_KNOWLEDGE_REPLY =
   "I don't know anything yet: nothing has been taught to me. Teach me with POST /api/train (or `npm run train -- FILE`) and ask again.";
 
 /**
- * The local reply: a question (or anything with words worth searching) is answered from the
- * passages of the trained text, or honestly not answered; greetings and requests for a story go
- * to the MegaHAL-style generator, which is steered by the user's words only.
+ * The local reply, chosen in order: small talk from the dialogue layer (only when it is sure);
+ * a follow-up rewritten into a standalone question from the conversation's focus ("why?" and
+ * "tell me more" look around the previous answer); the answer from the passages of the trained
+ * text, or an honest "I don't know that yet" with questions it can answer. The generator writes
+ * only when someone asks for made-up text.
  */
 export function composeReply(knowledge: Knowledge, request: ComposeRequest): ComposedReply {
   const { model, passages } = knowledge;
   const shape = shapeOf(request.message);
-  if (passages.size === 0 && model.vocabSize === 0) {
+  const base = { sources: [], context: [], shape };
+  const empty = passages.size === 0 && model.vocabSize === 0;
+
+  const social = socialReply(request.message, knowledge as DialogueKnowledge);
+  if (social) {
+    const text =
+      empty && social.intent !== 'trained'
+        ? `${social.text.split(/(?<=[.!])\s/)[0]} ${EMPTY_KNOWLEDGE_REPLY}`
+        : social.text;
     return {
-      kind: 'empty',
-      text: EMPTY_KNOWLEDGE_REPLY,
-      sources: [],
-      context: [],
-      shape,
-      thought: 'nothing learned yet',
+      ...base,
+      kind: 'social',
+      text,
+      thought: `small talk (${social.intent}: matched "${social.matched}", confidence ${social.confidence})`,
     };
   }
-  const searchable =
-    !shape.chitChat &&
-    passages.size > 0 &&
-    queryOf(request.message, shape.asks ? request.userTurns : []).length > 0;
-  if (!searchable) {
+  if (empty) return { ...base, kind: 'empty', text: EMPTY_KNOWLEDGE_REPLY, thought: 'nothing learned yet' };
+
+  if (asksForMadeUpText(request.message)) {
     const generated = generateReply(model, {
       message: request.message,
-      history: request.userTurns,
+      history: request.history.filter((turn) => turn.role === 'user').map((turn) => turn.content),
       budget: request.chitChat,
       temperature: request.temperature,
       maxTokens: request.maxTokens,
       random: request.random,
     });
     return {
-      kind: 'chit-chat',
+      ...base,
+      kind: 'generated',
       text: generated.text,
-      sources: [],
-      context: [],
-      shape,
       generated,
-      thought: `chit-chat, nothing to look up · ${formatThought(generated)}`,
+      thought: `generated: made-up text from the language model, as asked (not from the sources) · ${formatThought(generated)}`,
+    };
+  }
+
+  const followUp = resolveFollowUp(request.message, request.history);
+  if (followUp.kind === 'why' || followUp.kind === 'more') {
+    const from = previousPassage(passages, followUp.lastAnswer);
+    const around =
+      from < 0
+        ? null
+        : followUp.kind === 'why'
+          ? reasonAround(passages, from)
+          : continueFrom(model, passages, from);
+    if (around)
+      return {
+        ...base,
+        kind: 'grounded',
+        text: around.text,
+        sources: around.sources,
+        context: around.sources,
+        thought: around.thought,
+      };
+    const text =
+      followUp.kind === 'why'
+        ? "I don't know why: the text I was taught doesn't give a reason near my last answer."
+        : "I don't have more on that: my last answer was all the text says there.";
+    return {
+      ...base,
+      kind: 'unknown',
+      text,
+      thought: `${followUp.kind}: nothing found around the previous answer`,
+    };
+  }
+
+  const question = followUp.question;
+  const questionShape = followUp.kind === 'none' ? shape : shapeOf(question);
+  const rewritten = followUp.kind === 'none' ? undefined : followUp.question;
+  const note = rewritten
+    ? `follow-up rewritten: "${rewritten}"${followUp.carried ? ` (with "${followUp.carried}")` : ''} · `
+    : '';
+  if (queryOf(question, followUp.carried).length === 0 || passages.size === 0) {
+    return {
+      ...base,
+      kind: 'unknown',
+      text: withExamples("I'm not sure what you mean.", knowledge),
+      ...(rewritten ? { rewritten } : {}),
+      thought: `${note}nothing to look up in the message`,
     };
   }
   const grounded = answerFromPassages(model, passages, {
-    message: request.message,
-    userTurns: request.userTurns,
-    shape,
+    message: question,
+    carried: followUp.carried,
+    shape: questionShape,
     budget: request.evidence,
   });
+  const answered = grounded.status === 'answered';
   return {
-    kind: grounded.status === 'answered' ? 'grounded' : 'unknown',
-    text: grounded.text,
+    kind: answered ? 'grounded' : 'unknown',
+    text: answered ? grounded.text : withExamples(grounded.text, knowledge),
     sources: grounded.sources,
     context: contextOf(passages, grounded),
-    shape,
+    shape: questionShape,
+    ...(rewritten ? { rewritten } : {}),
     grounded,
-    thought: describeSearch(grounded),
+    thought: `${note}${describeSearch(grounded)}`,
   };
+}
+
+/** An honest reply, with two or three questions the service can answer. */
+function withExamples(text: string, knowledge: Knowledge): string {
+  const examples = exampleQuestions(knowledge.passages, knowledge.model);
+  if (examples.length === 0) return text;
+  return `${text} You could ask me, for example: ${examples.join(' or ')}`;
 }
 
 /** "searched: ruth, mother, law · 40 passages matched · used [1] chunk 3 line 7 (score 12.1) · answer: Naomi" */
@@ -121,9 +191,12 @@ export function describeSearch(grounded: GroundedAnswer): string {
   return parts.join(' · ');
 }
 
-/** A source's place as text: "chunk 3 line 7" or the article title. */
+/** A source's place as text: "README.md › Install", "chunk 3 line 7" or the article title. */
 export function refText(source: Source): string {
-  return 'chunk' in source.ref ? `chunk ${source.ref.chunk} line ${source.ref.line}` : source.ref.title;
+  if (!('chunk' in source.ref)) return source.ref.title;
+  const where = [source.file, source.section].filter(Boolean).join(' › ');
+  const page = source.page ? ` p. ${source.page}` : '';
+  return where ? `${where}${page}` : `chunk ${source.ref.chunk} line ${source.ref.line}${page}`;
 }
 
 /** Passages for an external model: those cited, then the next best that cover some of the question. */

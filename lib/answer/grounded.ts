@@ -9,10 +9,8 @@ import type { EvidenceBudget, Source } from './types.js';
 
 /** Least share of the question (weighted by how rare its words are) the best passage must cover. */
 export const COVERAGE_THRESHOLD = 0.5;
-/** Earlier user turns count this much against the message's own words. */
-const HISTORY_WEIGHT = 0.3;
-/** Earlier user turns whose words join the query. */
-const HISTORY_TURNS = 2;
+/** Words an ellipsis carries over from the earlier question count this much against the message's own. */
+const CARRIED_WEIGHT = 0.6;
 /** Nearby lines (one-unit-a-line text) count this much for coverage and answers. */
 const NEARBY_SHARE = 0.5;
 /** What a name in a passage other than the best one counts for, against one in the best passage. */
@@ -55,9 +53,10 @@ export interface GroundedAnswer {
 }
 
 export interface GroundedRequest {
+  /** The question (a follow-up already made standalone). */
   message: string;
-  /** The user's own earlier turns, oldest first (never the assistant's). */
-  userTurns: readonly string[];
+  /** The earlier question an ellipsis leans on ("and which one?"), searched at lower weight; '' for none. */
+  carried: string;
   shape: QuestionShape;
   budget: EvidenceBudget;
 }
@@ -74,7 +73,7 @@ export function answerFromPassages(
   index: PassageIndex,
   request: GroundedRequest,
 ): GroundedAnswer {
-  const query = queryOf(request.message, request.userTurns);
+  const query = queryOf(request.message, request.carried);
   // A follow-up without words of its own ("why?") is about what the user asked before.
   const ownCount = query.filter((term) => term.weight === 1).length;
   const own = ownCount > 0 ? query.slice(0, ownCount) : query;
@@ -198,20 +197,18 @@ function weightsOf(index: PassageIndex, query: readonly QueryTerm[]): number[] {
 const UNKNOWN_WORD_SHARE = 0.75;
 
 /**
- * The words searched for: the message's own (weight 1), then those of the user's earlier turns,
- * newest first, weighing less; for a question about the service itself with no other words
- * ("what can you do?"), the words the guide uses for that.
+ * The words searched for: the message's own (weight 1), then those an ellipsis carries over from
+ * the earlier question, weighing less; for a question about the service itself with no other
+ * words ("what can you do?"), the words the guide uses for that.
  */
-export function queryOf(message: string, userTurns: readonly string[]): QueryTerm[] {
+export function queryOf(message: string, carried: string): QueryTerm[] {
   const query: QueryTerm[] = queryTermsOf(message, 1);
   if (query.length === 0 && ADDRESSES_SERVICE.test(message)) query.push(...queryTermsOf(SELF_QUERY, 1));
   const seen = new Set(query.map((term) => term.term));
-  for (const turn of userTurns.slice(-HISTORY_TURNS).reverse()) {
-    for (const term of queryTermsOf(turn, HISTORY_WEIGHT)) {
-      if (seen.has(term.term)) continue;
-      seen.add(term.term);
-      query.push(term);
-    }
+  for (const term of queryTermsOf(carried, CARRIED_WEIGHT)) {
+    if (seen.has(term.term)) continue;
+    seen.add(term.term);
+    query.push(term);
   }
   return query;
 }

@@ -20,6 +20,15 @@ const STORY =
   /^(?:(?:please\s+)?(?:tell|write|give)\s+(?:me\s+)?(?:a|another|some)\s+(?:story|joke|poem|tale))\b/i;
 const HOW_ARE_YOU = /^how are (?:you|things)\b|^what'?s up\b|^how'?s it going\b/i;
 
+/** Words that ask for made-up text: a story, a poem, "write something about the sea". */
+const MADE_UP =
+  /^(?:please\s+)?(?:(?:tell|write|give|make up|compose|invent)\s+(?:me\s+|us\s+)?(?:a|an|another|some)\s+(?:short\s+|little\s+|new\s+)?(?:story|poem|tale|verse|song|fable|limerick|haiku|rhyme)|write\s+(?:me\s+)?(?:something|anything|a few lines|a paragraph|some text)|(?:say|generate|babble)\s+(?:something|anything|some text)(?:\s+random)?|make\s+(?:something|a story)\s+up|improvise)\b/i;
+
+/** True when someone asks for made-up text: the only messages the generator answers. */
+export function asksForMadeUpText(message: string): boolean {
+  return MADE_UP.test(message.trim());
+}
+
 /** Reads the shape of a message: is it a question, what kind of answer, or just chit-chat. */
 export function shapeOf(message: string): QuestionShape {
   const text = message.trim();

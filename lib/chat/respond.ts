@@ -7,9 +7,6 @@ import { assistWithExternal } from './assist.js';
 import type { ChatImage } from './image-input.js';
 import type { ChatRequest, ChatResponse } from './schema.js';
 
-/** Earlier user turns of the session whose words feed the search (the assistant's never do). */
-const USER_TURNS = 3;
-
 export interface ChatOutcome {
   body: ChatResponse;
   limit: number;
@@ -48,15 +45,11 @@ export async function respondToChat(
   const { model } = knowledge;
 
   const history = context.history ?? session.history;
-  const userTurns = history
-    .filter((turn) => turn.role === 'user')
-    .slice(-USER_TURNS)
-    .map((turn) => turn.content);
   let reply: ReturnType<typeof composeReply>;
   try {
     reply = composeReply(knowledge, {
       message: request.message,
-      userTurns,
+      history,
       evidence: evidenceBudgets[request.modelMode],
       chitChat: replyBudgets[request.modelMode],
       temperature: request.temperature,
@@ -84,7 +77,7 @@ export async function respondToChat(
       history,
       draft,
       sources: reply.context,
-      chitChat: reply.kind === 'chit-chat',
+      chitChat: reply.kind === 'social' || reply.kind === 'generated',
       image: context.image,
       maxTokens: request.maxTokens,
       temperature: request.temperature,

@@ -7,13 +7,14 @@ import {
   type Source,
 } from '../answer/index.js';
 import type { RandomSource, ReplyBudget } from '../reply/index.js';
+import type { Turn } from '../sessions/index.js';
 
 /** What a local answer needs besides the message. */
 export interface LocalAnswerInput {
   knowledge: Knowledge;
   message: string;
-  /** The user's own earlier turns (never the assistant's, never our own scaffolding). */
-  userTurns: string[];
+  /** The conversation so far, both sides, oldest first. */
+  history: readonly Turn[];
   evidence: EvidenceBudget;
   chitChat: ReplyBudget;
   random: RandomSource;
@@ -30,7 +31,7 @@ export interface LocalAnswer {
 function reply(input: LocalAnswerInput, message = input.message): ComposedReply {
   return composeReply(input.knowledge, {
     message,
-    userTurns: input.userTurns,
+    history: input.history,
     evidence: input.evidence,
     chitChat: input.chitChat,
     temperature: 0.6,
@@ -50,11 +51,16 @@ export function thinkAnswer(input: LocalAnswerInput): LocalAnswer {
   const result = reply(input);
   const steps = [`What was asked: “${input.message}”.`];
   const grounded = result.grounded;
+  if (result.rewritten) steps.push(`What it means in this conversation: “${result.rewritten}”.`);
   if (!grounded) {
     steps.push(
       result.kind === 'empty'
         ? 'What I know: nothing has been taught to me yet.'
-        : 'What kind of message: small talk with nothing to look up, so I wrote a reply with my language model.',
+        : result.kind === 'social'
+          ? 'What kind of message: small talk, so I answered it as a person would, with nothing to look up.'
+          : result.kind === 'generated'
+            ? 'What kind of message: a request for made-up text, so my language model wrote it (not from the sources).'
+            : `What I did: ${result.thought}.`,
     );
   } else {
     steps.push(

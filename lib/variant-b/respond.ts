@@ -72,7 +72,7 @@ export async function respondVariantB(
   const input: LocalAnswerInput = {
     knowledge,
     message: request.message,
-    userTurns: kept.filter((turn) => turn.role === 'user').map((turn) => turn.content),
+    history: kept,
     ...modeBudgets[request.mode],
     random: services.random,
   };

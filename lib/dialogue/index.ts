@@ -1,0 +1,82 @@
+import type { DialoguePair } from '../documents/types.js';
+import type { LanguageModel } from '../lm/index.js';
+import type { PassageIndex } from '../retrieval/index.js';
+import { normalizeStatement, statementSimilarity } from './match.js';
+import { PERSONA } from './persona.js';
+import { describeTaught, exampleQuestions } from './taught.js';
+
+export { describeTaught, exampleQuestions } from './taught.js';
+
+/** Least similarity to a shipped statement for the persona to answer (checked before retrieval). */
+const PERSONA_THRESHOLD = 0.86;
+/** Least similarity to a trained statement (users' dialogue is matched a little more loosely). */
+const TRAINED_THRESHOLD = 0.8;
+/** Longer messages are questions, not small talk. */
+const MAX_WORDS = 8;
+
+/** A social reply and what it matched. */
+export interface SocialReply {
+  text: string;
+  /** The intent of the shipped persona, or "trained" for a trained dialogue. */
+  intent: string;
+  /** The statement it matched, and how closely (0-1). */
+  matched: string;
+  confidence: number;
+}
+
+export interface DialogueKnowledge {
+  model: LanguageModel;
+  passages: PassageIndex;
+  /** Statement/reply pairs trained with `format: "dialogue"`. */
+  dialogue?: readonly DialoguePair[];
+}
+
+/**
+ * The dialogue layer: a greeting, thanks, "who are you" and the like, answered from the persona
+ * the service ships or from a trained dialogue, only when the message is close to a known
+ * statement. Null for anything else (a question goes on to retrieval).
+ */
+export function socialReply(message: string, knowledge: DialogueKnowledge): SocialReply | null {
+  const statement = normalizeStatement(message);
+  if (statement === '' || statement.split(' ').length > MAX_WORDS) return null;
+  let best: { reply: string; intent: string; matched: string; confidence: number } | null = null;
+  for (const pair of knowledge.dialogue ?? []) {
+    const confidence = statementSimilarity(statement, normalizeStatement(pair.prompt));
+    if (confidence >= TRAINED_THRESHOLD && (!best || confidence > best.confidence)) {
+      best = { reply: pair.reply, intent: 'trained', matched: pair.prompt, confidence };
+    }
+  }
+  if (best && best.confidence >= PERSONA_THRESHOLD) return finish(best, knowledge);
+  for (const intent of PERSONA) {
+    for (const known of intent.statements) {
+      const confidence = statementSimilarity(statement, known);
+      if (confidence >= PERSONA_THRESHOLD && (!best || confidence > best.confidence)) {
+        best = { reply: intent.replies[0], intent: intent.name, matched: known, confidence };
+      }
+    }
+  }
+  return best ? finish(best, knowledge) : null;
+}
+
+function finish(
+  best: { reply: string; intent: string; matched: string; confidence: number },
+  knowledge: DialogueKnowledge,
+): SocialReply {
+  const text = best.reply
+    .replace('{taught}', () => describeTaught(knowledge.passages, knowledge.model))
+    .replace('{examples}', () => examplesText(knowledge))
+    .trim();
+  return {
+    text,
+    intent: best.intent,
+    matched: best.matched,
+    confidence: Math.round(best.confidence * 100) / 100,
+  };
+}
+
+function examplesText(knowledge: DialogueKnowledge): string {
+  const examples = exampleQuestions(knowledge.passages, knowledge.model);
+  if (examples.length === 0) return 'ask me about anything you taught me.';
+  if (examples.length === 1) return `${examples[0]}`;
+  return `${examples.slice(0, -1).join(', ')} or ${examples[examples.length - 1]}`;
+}
