@@ -26,6 +26,11 @@ export class SectionBuilder {
     return this.open[this.open.length - 1]?.level;
   }
 
+  /** Whether any block was added yet. */
+  get hasBlocks(): boolean {
+    return this.sections.length > 0;
+  }
+
   /** The texts of the open headings, outermost first. */
   get path(): string[] {
     return this.open.map((heading) => heading.text);

@@ -67,7 +67,7 @@ export function headingAt(
       };
     }
   }
-  const alone = i === 0 || isBlank(before);
+  const alone = i === 0 || isBlank(before) || UNDERLINE.test(before.text);
   if (!alone) return subsectionAt(lines, i, context, text);
   const vim = VIM_TAG_HEADING.exec(text);
   if (vim && line.indent === 0 && !/^For Vim version/.test(vim[2])) {
@@ -75,7 +75,7 @@ export function headingAt(
     return { kind: 'vim-tag', text: vim[2].replace(/\s+~$/, ''), lines: 1, depth };
   }
   const numbered = line.indent <= 4 ? NUMBERED.exec(text) : null;
-  if (numbered && isBlank(next) && isTitleLike(numbered[2])) {
+  if (numbered && isBlank(next) && (isTitleLike(numbered[2]) || introducesIndented(lines, i))) {
     return { kind: 'numbered', text: numbered[2], lines: 1, depth: numbered[1].split('.').length };
   }
   if (
@@ -88,6 +88,14 @@ export function headingAt(
     return { kind: 'capitals', text, lines: 1 };
   }
   return subsectionAt(lines, i, context, text);
+}
+
+/** An FAQ's numbered question ending in a full stop, its answer indented under it after a blank line. */
+function introducesIndented(lines: readonly SourceLine[], i: number): boolean {
+  const text = lines[i].text;
+  if (text.length > 100 || wordCount(text) > 15 || !/\.$/.test(text)) return false;
+  const answer = lines[i + 2];
+  return answer !== undefined && answer.text !== '' && answer.indent > lines[i].indent + 1;
 }
 
 /** In a manual page, a title indented less than the body (right under a heading, or alone). */

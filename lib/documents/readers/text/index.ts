@@ -223,6 +223,10 @@ class TextReader {
       run.push(line);
     }
     const indent = Math.min(...run.map((line) => line.indent));
+    if (this.isCentredTitle(run)) {
+      this.builder.heading(0.25, run[0].text);
+      return j;
+    }
     const reference = this.proseIndent ?? this.bodyIndent ?? 0;
     if (indent > reference + 1 && (this.announced || !isProseLike(run))) {
       return this.readCode(run, j);
@@ -230,6 +234,18 @@ class TextReader {
     this.addProse(run);
     this.proseIndent = indent;
     return j;
+  }
+
+  /** A title centred above the text, before anything else (an FAQ's or a manual's name). */
+  private isCentredTitle(run: SourceLine[]): boolean {
+    const [line] = run;
+    return (
+      run.length === 1 &&
+      line.indent >= 8 &&
+      !this.builder.hasBlocks &&
+      line.text.split(/\s+/).length <= 10 &&
+      !/[.,;:]$/.test(line.text)
+    );
   }
 
   /** A code block: the run, and the blocks after it indented as deep that are not prose. */

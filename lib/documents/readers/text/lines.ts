@@ -54,6 +54,8 @@ const CROSS_REFERENCE =
 const NAVIGATION = /^\|[^|\s]+\||^(?:next chapter|previous chapter|table of contents):\s*\|/i;
 /** Vim help anchors alone on a line: `*tag* *other-tag*`. */
 const TAGS_ONLY = /^(?:\*[^*\s]+\*\s*)+$/;
+/** Vim help's first line: `*usr_10.txt*  For Vim version 9.0.  Last change: ...`. */
+const VIM_FILE_HEADER = /^\*[^*\s]+\*\s+For Vim version/;
 
 /** A page header/footer line of a manual page. */
 export function isManFooter(text: string, title: string | undefined): boolean {
@@ -70,6 +72,7 @@ export function isFurniture(text: string): boolean {
   if (text.length > 200) return false;
   return (
     TAGS_ONLY.test(text) ||
+    VIM_FILE_HEADER.test(text) ||
     NAVIGATION.test(text) ||
     DOT_LEADER.test(text) ||
     (CROSS_REFERENCE.test(text) && text.split(/\s+/).length <= 20)
@@ -102,7 +105,8 @@ export function isProseLike(lines: readonly SourceLine[]): boolean {
   }
   if (tokens === 0) return false;
   const last = lines[lines.length - 1].text;
-  return words / tokens >= 0.6 && (/[.!?:)]$/.test(last) || tokens >= 8);
+  const share = words / tokens;
+  return share >= 0.6 && (/[.!?:)]$/.test(last) || tokens >= 8 || (share >= 0.85 && tokens >= 5));
 }
 
 /** Joins hard-wrapped lines into one; a word hyphenated across a line end is mended. */
