@@ -91,7 +91,7 @@ function joinWrapped(lines: string[]): string {
   let text = lines[0];
   for (let i = 1; i < lines.length; i++) {
     const next = lines[i];
-    if (/\p{Ll}-$/u.test(text) && /^\p{Ll}/u.test(next)) text = text.slice(0, -1) + next;
+    if (/\p{Ll}[-\u2010\u00ad]$/u.test(text) && /^\p{Ll}/u.test(next)) text = text.slice(0, -1) + next;
     else text += ` ${next}`;
   }
   return text;

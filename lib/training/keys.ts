@@ -2,6 +2,8 @@
 export const trainingKeys = {
   /** List of training texts, one chunk per POST /api/train, in order. */
   chunks: 'lm:chunks',
+  /** List of the dialogue chunks' texts, in training order (dialogue outlives snapshots through it). */
+  dialogue: 'lm:dialogue',
   /** Set of the distinct tokens (case-folded) ever trained: its size is the vocabulary size. */
   vocabulary: 'lm:vocab',
   /** Blob: a snapshot of the counts, self-describing (epoch and chunks covered in its header). */

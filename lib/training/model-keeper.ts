@@ -1,4 +1,13 @@
 import type { Knowledge } from '../answer/index.js';
+import {
+  type DialoguePair,
+  decodeChunk,
+  encodeChunk,
+  plainTextOf,
+  readDialogue,
+  readDocument,
+  type StoredDocument,
+} from '../documents/index.js';
 import { HttpError } from '../http/index.js';
 import { createModel, type LanguageModel, type NgramModel } from '../lm/index.js';
 import { logError, logInfo } from '../log/index.js';
@@ -68,12 +77,14 @@ export interface ModelKeeper {
   knowledge(position?: CorpusPosition): Promise<Knowledge>;
   /** Model and passages as they are in memory, without asking the store. */
   cachedKnowledge(): Knowledge;
+  /** The statement/answer pairs of the dialogue trained so far (as of the last sync). */
+  dialogue(): readonly DialoguePair[];
   /**
-   * Appends a training text as a chunk and returns what was learned. All or nothing: the chunk,
-   * vocabulary and totals go in one transaction (MULTI/EXEC on Redis, one SQLite transaction), and
-   * `also` may add writes of its own to it (an idempotency record).
+   * Appends a training document (a plain string is `text`) as a chunk and returns what was
+   * learned. All or nothing: the chunk, vocabulary and totals go in one transaction (MULTI/EXEC on
+   * Redis, one SQLite transaction), and `also` may add writes of its own to it (an idempotency record).
    */
-  train(text: string, options?: TrainOptions): Promise<TrainResult>;
+  train(document: string | StoredDocument, options?: TrainOptions): Promise<TrainResult>;
   /** Exact vocabulary size in one cheap read. */
   vocabSize(): Promise<number>;
   /** Deletes the corpus and the snapshot; every instance starts over. */
@@ -87,6 +98,8 @@ export interface ModelKeeper {
 export function createModelKeeper(store: Store, options: ModelKeeperOptions): ModelKeeper {
   let model: NgramModel = createModel({ order: options.order });
   let passages = new PassageIndex();
+  let dialogue: DialoguePair[] = [];
+  let dialogueChunks = 0;
   let applied = 0;
   let starterChecked = !options.starterText;
   let epoch: string | undefined;
@@ -132,6 +145,8 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     if (position.epoch !== epoch) {
       model = createModel({ order: options.order });
       passages = new PassageIndex();
+      dialogue = [];
+      dialogueChunks = 0;
       applied = 0;
       epoch = position.epoch;
     }
@@ -146,12 +161,23 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       prefetched = undefined;
       if (texts.length === 0) break;
       for (const text of texts) {
-        model.addText(text);
-        passages.addChunk(applied + 1, text);
+        applyChunk(applied + 1, text);
         applied++;
       }
     }
     settleLater();
+  }
+
+  /** Reads a chunk by its format into the model, and into the passages or the dialogue. */
+  function applyChunk(chunkNo: number, raw: string): void {
+    const document = decodeChunk(raw);
+    const parsed = readDocument(document);
+    const plain = plainTextOf(parsed);
+    model.addText(plain);
+    if (document.format === 'dialogue') {
+      dialogue.push(...readDialogue(document.text));
+      dialogueChunks++;
+    } else passages.addChunk(chunkNo, document.format === 'text' ? document.text : plain);
   }
 
   /**
@@ -159,7 +185,11 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
    * the store says it covers, which is where the replay starts when the snapshot is usable.
    */
   async function loadSnapshot(position: CorpusPosition): Promise<TailPage | undefined> {
-    const [bytes, page] = await Promise.all([store.getBlob(trainingKeys.snapshot), firstTailPage(position)]);
+    const [bytes, page, dialogueTexts] = await Promise.all([
+      store.getBlob(trainingKeys.snapshot),
+      firstTailPage(position),
+      store.lrange(trainingKeys.dialogue, 0, -1),
+    ]);
     if (!bytes) return page;
     const snapshot = decodeSnapshot(bytes, { chunksStored: position.chunks });
     if (!snapshot) {
@@ -171,9 +201,13 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     }
     if (snapshot.tag.epoch !== position.epoch || snapshot.tag.chunks > position.chunks) return page;
     if (snapshot.model.order !== options.order || !snapshot.passages) return page;
+    const covered = snapshot.tag.dialogueChunks ?? 0;
+    if (covered > dialogueTexts.length) return page;
     model = snapshot.model;
     passages = snapshot.passages;
     applied = snapshot.tag.chunks;
+    dialogue = dialogueTexts.slice(0, covered).flatMap((text) => readDialogue(text));
+    dialogueChunks = covered;
     return page;
   }
 
@@ -187,7 +221,10 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
   async function maybeWriteSnapshot(): Promise<void> {
     const covered = Number((await store.get(trainingKeys.snapshotChunks)) ?? 0);
     if (applied - covered < options.snapshotEvery || epoch === undefined) return;
-    await store.setBlob(trainingKeys.snapshot, encodeSnapshot({ epoch, chunks: applied }, model, passages));
+    await store.setBlob(
+      trainingKeys.snapshot,
+      encodeSnapshot({ epoch, chunks: applied, dialogueChunks }, model, passages),
+    );
     await store.set(trainingKeys.snapshotChunks, String(applied));
   }
 
@@ -233,14 +270,19 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     cachedKnowledge() {
       return { model: options.fixedModel ?? model, passages };
     },
-    async train(text, trainOptions = {}) {
+    dialogue() {
+      return dialogue;
+    },
+    async train(input, trainOptions = {}) {
+      const document: StoredDocument = typeof input === 'string' ? { format: 'text', text: input } : input;
+      const text = encodeChunk(document);
       if (options.fixedModel) {
         throw new HttpError(
           'conflict',
           'This server serves a fixed ARPA model (LM_ARPA_PATH is set), so it cannot be trained.',
         );
       }
-      const tokens = model.tokens(text);
+      const tokens = model.tokens(plainTextOf(readDocument(document)));
       if (tokens.length === 0) {
         throw new HttpError('validation_failed', 'text: has no words to learn from', { field: 'text' });
       }
@@ -249,8 +291,9 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
         .rpush(trainingKeys.chunks, text)
         .get(trainingKeys.epoch)
         .sadd(trainingKeys.vocabulary, ...new Set(tokens))
-        .hincrby(trainingKeys.stats, 'characters', text.length)
+        .hincrby(trainingKeys.stats, 'characters', document.text.length)
         .hincrby(trainingKeys.stats, 'tokens', tokens.length);
+      if (document.format === 'dialogue') batch.rpush(trainingKeys.dialogue, document.text);
       trainOptions.also?.(batch, { tokens: tokens.length });
       const [length, currentEpoch] = await batch.exec();
       const position = { chunks: Number(length), epoch: String(currentEpoch ?? '0') };
@@ -268,6 +311,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       await store
         .batch()
         .del(trainingKeys.chunks)
+        .del(trainingKeys.dialogue)
         .del(trainingKeys.vocabulary)
         .del(trainingKeys.snapshotChunks)
         .del(trainingKeys.stats)
@@ -277,7 +321,8 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     },
     async exportCorpus() {
       const chunks = await store.lrange(trainingKeys.chunks, 0, -1);
-      return chunks.length ? `${chunks.join('\n\n')}\n` : '';
+      const texts = chunks.map((chunk) => decodeChunk(chunk).text);
+      return texts.length ? `${texts.join('\n\n')}\n` : '';
     },
     async stats() {
       const [chunks, covered, totals] = await store

@@ -6,6 +6,8 @@ import { deserializePassageIndex, type PassageIndex, serializePassageIndex } fro
 export interface SnapshotTag {
   epoch: string;
   chunks: number;
+  /** How many of those chunks were dialogue (their texts are the first entries of the dialogue list). */
+  dialogueChunks?: number;
 }
 
 /**
@@ -70,7 +72,9 @@ export function decodeSnapshot(
     };
     if (typeof tag.epoch !== 'string' || !Number.isInteger(tag.chunks)) return undefined;
     const body = bytes.subarray(4 + headerLength);
-    const where = { epoch: tag.epoch, chunks: tag.chunks };
+    const where: SnapshotTag = { epoch: tag.epoch, chunks: tag.chunks };
+    if (Number.isInteger(tag.dialogueChunks) && tag.dialogueChunks! > 0)
+      where.dialogueChunks = tag.dialogueChunks;
     if ((tag.encoding === ENCODING || tag.encoding === DEFLATED) && Number.isInteger(tag.modelBytes)) {
       const checked = tag.encoding === ENCODING;
       const plain = checked ? decompress(body, tag.plainBytes) : inflateRawSync(body);

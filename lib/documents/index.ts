@@ -1,0 +1,13 @@
+export { decodeChunk, encodeChunk } from './chunk.js';
+export { plainTextOf } from './plain-text.js';
+export { readDocument } from './read-document.js';
+export { readDialogue } from './readers/dialogue.js';
+export type {
+  Block,
+  BlockKind,
+  DialoguePair,
+  DocumentFormat,
+  ParsedDocument,
+  Section,
+  StoredDocument,
+} from './types.js';

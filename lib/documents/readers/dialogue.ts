@@ -1,0 +1,5 @@
+import type { DialoguePair } from '../types.js';
+
+export function readDialogue(_text: string): DialoguePair[] {
+  return [];
+}

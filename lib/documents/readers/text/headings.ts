@@ -1,0 +1,124 @@
+import { MAN_HEADER, type SourceLine, UNDERLINE } from './lines.js';
+
+/** A heading found at a line, before its level is known. */
+export interface HeadingCandidate {
+  kind: 'man-title' | 'underlined' | 'numbered' | 'vim-tag' | 'capitals' | 'subsection';
+  text: string;
+  /** Lines the heading takes (2 for an underlined one). */
+  lines: number;
+  /** Depth of its numbering ("12.5." is 2), when numbered. */
+  depth?: number;
+  /** The underline's character, when underlined. */
+  underline?: string;
+}
+
+const NUMBERED = /^(\d{1,3}(?:\.\d{1,3})*)\.?\s+(["'“‘(]?\p{L}.*)$/u;
+const CAPITALS = /^[\p{Lu}\d][\p{Lu}\d &/,'’()_-]*$/u;
+const VIM_TAG_HEADING = /^\*([^*\s|]+)\*\s+(\S.*)$/;
+const TRAILING_TAGS = /\s{2,}(?:\*[^*\s]+\*\s*)+$/;
+
+/** What a heading line reads as, without vim's trailing `*tags*`. */
+export function headingText(text: string): string {
+  return text.endsWith('*') ? text.replace(TRAILING_TAGS, '') : text;
+}
+
+function isBlank(line: SourceLine | undefined): boolean {
+  return line === undefined || line.text === '';
+}
+
+function wordCount(text: string): number {
+  return text.split(/\s+/).length;
+}
+
+/** Short enough, and not ending like a sentence or clause (a question is fine: an FAQ entry). */
+function isTitleLike(text: string, maxWords = 15): boolean {
+  return text.length <= 100 && wordCount(text) <= maxWords && !/[.,;:]$/.test(text);
+}
+
+/**
+ * The heading at line `i`, if any: a manual page header, an underlined title, a numbered title
+ * ("12.5. Title", "1 Introduction") standing alone, a vim help `*tag*` title, a title in capitals
+ * at the margin, or (in a manual page) a subsection title indented less than the body.
+ */
+export function headingAt(
+  lines: readonly SourceLine[],
+  i: number,
+  context: { manPage: boolean; bodyIndent?: number },
+): HeadingCandidate | undefined {
+  const line = lines[i];
+  const before = lines[i - 1];
+  const next = lines[i + 1];
+  const text = headingText(line.text);
+  if (text === '' || text.length > 120) return undefined;
+  if (i === 0 || isBlank(before) || UNDERLINE.test(before.text)) {
+    const header = MAN_HEADER.exec(text);
+    if (header && line.indent === 0)
+      return { kind: 'man-title', text: `${header[1]}(${header[2]})`, lines: 1 };
+  }
+  if (next && UNDERLINE.test(next.text) && !UNDERLINE.test(text) && line.indent <= 4) {
+    const numbered = NUMBERED.exec(text);
+    if (isTitleLike(text.replace(/[.:]$/, '')) && next.text.length >= Math.min(3, text.length / 2)) {
+      return {
+        kind: 'underlined',
+        text: numbered ? numbered[2] : text,
+        lines: 2,
+        underline: next.text[0],
+        ...(numbered ? { depth: numbered[1].split('.').length } : {}),
+      };
+    }
+  }
+  const alone = i === 0 || isBlank(before) || UNDERLINE.test(before.text);
+  if (!alone) return subsectionAt(lines, i, context, text);
+  const vim = VIM_TAG_HEADING.exec(text);
+  if (vim && line.indent === 0 && !/^For Vim version/.test(vim[2])) {
+    const depth = /^\d+(?:\.\d+)*$/.test(vim[1]) ? vim[1].split('.').length : 1;
+    return { kind: 'vim-tag', text: vim[2].replace(/\s+~$/, ''), lines: 1, depth };
+  }
+  const numbered = line.indent <= 4 ? NUMBERED.exec(text) : null;
+  if (numbered && isBlank(next) && (isTitleLike(numbered[2]) || introducesIndented(lines, i))) {
+    return { kind: 'numbered', text: numbered[2], lines: 1, depth: numbered[1].split('.').length };
+  }
+  if (
+    line.indent === 0 &&
+    CAPITALS.test(text) &&
+    /\p{Lu}.*\p{Lu}/u.test(text) &&
+    wordCount(text) <= 8 &&
+    (isBlank(next) || next.indent > 0)
+  ) {
+    return { kind: 'capitals', text, lines: 1 };
+  }
+  return subsectionAt(lines, i, context, text);
+}
+
+/** An FAQ's numbered question ending in a full stop, its answer indented under it after a blank line. */
+function introducesIndented(lines: readonly SourceLine[], i: number): boolean {
+  const text = lines[i].text;
+  if (text.length > 100 || wordCount(text) > 15 || !/\.$/.test(text)) return false;
+  const answer = lines[i + 2];
+  return answer !== undefined && answer.text !== '' && answer.indent > lines[i].indent + 1;
+}
+
+/** In a manual page, a title indented less than the body (right under a heading, or alone). */
+function subsectionAt(
+  lines: readonly SourceLine[],
+  i: number,
+  context: { manPage: boolean; bodyIndent?: number },
+  text: string,
+): HeadingCandidate | undefined {
+  const line = lines[i];
+  const before = lines[i - 1];
+  const next = lines[i + 1];
+  if (!isBlank(before) && !(before.indent === 0 && CAPITALS.test(before.text))) return undefined;
+  if (
+    context.manPage &&
+    context.bodyIndent !== undefined &&
+    line.indent > 0 &&
+    line.indent < context.bodyIndent &&
+    isTitleLike(text, 8) &&
+    next !== undefined &&
+    (isBlank(next) || next.indent >= context.bodyIndent)
+  ) {
+    return { kind: 'subsection', text, lines: 1 };
+  }
+  return undefined;
+}

@@ -1,0 +1,305 @@
+import { segmentText } from '../../../text/index.js';
+import { SectionBuilder } from '../../section-builder.js';
+import type { Block, Section } from '../../types.js';
+import { type HeadingCandidate, headingAt } from './headings.js';
+import {
+  BULLET,
+  headingKey,
+  isFurniture,
+  isManFooter,
+  isProseLike,
+  joinLines,
+  type SourceLine,
+  sourceLines,
+  UNDERLINE,
+} from './lines.js';
+import { termAt } from './terms.js';
+
+export interface TextReadOptions {
+  /** Keep page numbers (form feeds separate pages): PDF text. */
+  pages?: boolean;
+}
+
+const CONTENTS_HEADING = /^(?:table of )?contents$/i;
+/** Vim help's mark before an example: a line ending in " >" (or ">" alone). */
+const EXAMPLE_MARK = /(?:^|\s)>$/;
+
+/**
+ * Reads plain text by the conventions of manuals and FAQs: headings (numbered, underlined, in
+ * capitals, manual-page headers, vim help `*tags*`), hard-wrapped paragraphs, lines that are units
+ * of their own (a verse a line), lists, term entries (options, variables), and indented examples
+ * (code). Tables of contents, navigation and bare cross-references are dropped.
+ */
+export function readTextSections(text: string, options: TextReadOptions = {}): Section[] {
+  return new TextReader(sourceLines(text), options).read();
+}
+
+/** An open term entry: later paragraphs indented under its description still describe it. */
+interface OpenTerm {
+  name: string;
+  indent: number;
+}
+
+class TextReader {
+  private readonly builder = new SectionBuilder();
+  private readonly headingKeys = new Set<string>();
+  private manTitle: string | undefined;
+  private bodyIndent: number | undefined;
+  private readonly underlineStyles: string[] = [];
+  private structuralLevel = 0;
+  private inContents = false;
+  private proseIndent: number | undefined;
+  private announced = false;
+  private exampleMarked = false;
+  private openTerms: OpenTerm[] = [];
+
+  constructor(
+    private readonly lines: SourceLine[],
+    private readonly options: TextReadOptions,
+  ) {}
+
+  read(): Section[] {
+    this.collectHeadingKeys();
+    const { lines } = this;
+    let i = 0;
+    while (i < lines.length) {
+      const line = lines[i];
+      if (line.text === '') {
+        i++;
+        continue;
+      }
+      if (this.options.pages) this.builder.setPage(line.page);
+      i = this.readAt(i);
+    }
+    return this.builder.finish();
+  }
+
+  /** Headings first, so a table of contents listing them can be recognised and dropped. */
+  private collectHeadingKeys(): void {
+    const context = { manPage: false };
+    for (let i = 0; i < this.lines.length; i++) {
+      const line = this.lines[i];
+      if (line.text === '' || line.text.length > 120) continue;
+      const heading = headingAt(this.lines, i, context);
+      if (heading && heading.kind !== 'man-title') this.headingKeys.add(headingKey(heading.text));
+    }
+  }
+
+  /** Reads what starts at line `i` (not blank); returns the next line to read. */
+  private readAt(i: number): number {
+    const { lines } = this;
+    const line = lines[i];
+    const heading = headingAt(lines, i, {
+      manPage: this.manTitle !== undefined,
+      bodyIndent: this.bodyIndent,
+    });
+    if (heading) {
+      this.openHeading(heading);
+      return i + heading.lines;
+    }
+    if (UNDERLINE.test(line.text) || isFurniture(line.text) || isManFooter(line.text, this.manTitle)) {
+      return i + 1;
+    }
+    if (this.inContents || this.isContentsLine(line)) return i + 1;
+    if (this.manTitle !== undefined && this.bodyIndent === undefined && line.indent > 0) {
+      this.bodyIndent = line.indent;
+    }
+    if (this.exampleMarked && line.indent > 0) return this.readExample(i);
+    this.exampleMarked = false;
+    this.openTerms = this.openTerms.filter((term) => line.indent >= term.indent - 1);
+    if (BULLET.test(line.text)) return this.readListItem(i);
+    const term = termAt(lines, i);
+    if (term) {
+      this.builder.block({
+        kind: 'list-item',
+        text: `${term.name}: ${joinLines(term.description)}`,
+        line: line.number,
+        name: term.name,
+      });
+      this.openTerms.push({ name: term.name, indent: term.descriptionIndent });
+      this.proseIndent = term.descriptionIndent;
+      this.announced = /:$/.test(term.description[term.description.length - 1] ?? '');
+      return i + term.lines;
+    }
+    return this.readRun(i);
+  }
+
+  private openHeading(heading: HeadingCandidate): void {
+    const level = this.levelOf(heading);
+    if (heading.kind !== 'capitals' && heading.kind !== 'subsection') this.structuralLevel = level;
+    if (heading.kind === 'man-title') {
+      this.manTitle = heading.text.replace(/\(.*$/, '');
+      this.bodyIndent = undefined;
+    }
+    this.inContents = CONTENTS_HEADING.test(heading.text);
+    this.proseIndent = undefined;
+    this.announced = false;
+    this.exampleMarked = false;
+    this.openTerms = [];
+    if (!this.inContents) this.builder.heading(level, heading.text);
+  }
+
+  private levelOf(heading: HeadingCandidate): number {
+    switch (heading.kind) {
+      case 'man-title':
+        return 0;
+      case 'underlined': {
+        if (heading.depth !== undefined) return heading.depth;
+        const style = heading.underline ?? '=';
+        if (!this.underlineStyles.includes(style)) this.underlineStyles.push(style);
+        return this.underlineStyles.indexOf(style) + 1;
+      }
+      case 'numbered':
+      case 'vim-tag':
+        return heading.depth ?? 1;
+      case 'capitals':
+        return this.manTitle !== undefined ? 1 : this.structuralLevel + 0.5;
+      case 'subsection':
+        return 1.5;
+    }
+  }
+
+  /** A line of a table of contents: it repeats a heading of the document. */
+  private isContentsLine(line: SourceLine): boolean {
+    if (this.headingKeys.size === 0 || line.text.length > 120) return false;
+    const key = headingKey(line.text);
+    return key !== '' && this.headingKeys.has(key);
+  }
+
+  /** A bulleted or numbered item with its wrapped lines. */
+  private readListItem(i: number): number {
+    const { lines } = this;
+    const first = lines[i];
+    const marker = BULLET.exec(first.text)![0];
+    const textIndent = first.indent + marker.length;
+    const parts = [first.text.slice(marker.length)];
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      const line = lines[j];
+      if (line.text === '' || line.indent < textIndent - 1 || BULLET.test(line.text)) break;
+      parts.push(line.text);
+    }
+    const text = joinLines(parts);
+    const named = /^([^\s:]{1,40}(?: [^\s:]+){0,3})(?::\s| [-–—] )(.+)$/.exec(text);
+    this.builder.block({
+      kind: 'list-item',
+      text,
+      line: first.number,
+      ...(named ? { name: named[1] } : {}),
+    });
+    this.announced = /:$/.test(text);
+    this.proseIndent = textIndent;
+    return j;
+  }
+
+  /** Vim help: the indented lines after a line ending in ">", up to one starting with "<" or at the margin. */
+  private readExample(i: number): number {
+    const { lines } = this;
+    const code: SourceLine[] = [];
+    let j = i;
+    for (; j < lines.length; j++) {
+      const line = lines[j];
+      if (line.text !== '' && (line.indent === 0 || line.text.startsWith('<'))) break;
+      code.push(line);
+    }
+    this.addCode(code);
+    this.exampleMarked = false;
+    if (j < lines.length && lines[j].indent === 0 && lines[j].text.startsWith('<')) {
+      lines[j] = { ...lines[j], text: lines[j].text.slice(1).trimStart() };
+    }
+    return j;
+  }
+
+  /** Lines up to a blank line or a line that starts something else, read as prose or code. */
+  private readRun(i: number): number {
+    const { lines } = this;
+    const run: SourceLine[] = [lines[i]];
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      const line = lines[j];
+      if (line.text === '' || BULLET.test(line.text) || isFurniture(line.text)) break;
+      if (lines[j + 1] && UNDERLINE.test(lines[j + 1].text) && !UNDERLINE.test(line.text)) break;
+      if (line.indent > run[0].indent + 1 && !isProseLike([line])) break;
+      run.push(line);
+    }
+    const indent = Math.min(...run.map((line) => line.indent));
+    if (this.isCentredTitle(run)) {
+      this.builder.heading(0.25, run[0].text);
+      return j;
+    }
+    const reference = this.proseIndent ?? this.bodyIndent ?? 0;
+    if (indent > reference + 1 && (this.announced || !isProseLike(run))) {
+      return this.readCode(run, j);
+    }
+    this.addProse(run);
+    this.proseIndent = indent;
+    return j;
+  }
+
+  /** A title centred above the text, before anything else (an FAQ's or a manual's name). */
+  private isCentredTitle(run: SourceLine[]): boolean {
+    const [line] = run;
+    return (
+      run.length === 1 &&
+      line.indent >= 8 &&
+      !this.builder.hasBlocks &&
+      line.text.split(/\s+/).length <= 10 &&
+      !/[.,;:]$/.test(line.text)
+    );
+  }
+
+  /** A code block: the run, and the blocks after it indented as deep that are not prose. */
+  private readCode(run: SourceLine[], from: number): number {
+    const { lines } = this;
+    const code = [...run];
+    const indent = Math.min(...run.map((line) => line.indent));
+    let j = from;
+    for (;;) {
+      let k = j;
+      while (k < lines.length && lines[k].text === '') k++;
+      if (k >= lines.length || lines[k].indent < indent) break;
+      let end = k;
+      while (end < lines.length && lines[end].text !== '' && lines[end].indent >= indent) end++;
+      const next = lines.slice(k, end);
+      if (isProseLike(next)) break;
+      code.push(...lines.slice(j, end));
+      j = end;
+    }
+    this.addCode(code);
+    return j;
+  }
+
+  private addCode(code: SourceLine[]): void {
+    while (code.length > 0 && code[code.length - 1].text === '') code.pop();
+    if (code.length === 0) return;
+    const indent = Math.min(...code.filter((line) => line.text !== '').map((line) => line.indent));
+    const text = code
+      .map((line) =>
+        line.text === '' ? '' : ' '.repeat(line.indent - indent) + line.text.replace(/\s+~$/, ''),
+      )
+      .join('\n');
+    this.builder.block({ kind: 'code', text, line: code[0].number });
+    this.announced = false;
+  }
+
+  /** Prose: hard-wrapped paragraphs joined, lines that stand alone kept as lines. */
+  private addProse(run: SourceLine[]): void {
+    const last = run[run.length - 1];
+    if (EXAMPLE_MARK.test(last.text)) {
+      this.exampleMarked = true;
+      run[run.length - 1] = { ...last, text: last.text.replace(/\s*>$/, '') };
+    }
+    const term = this.openTerms[this.openTerms.length - 1];
+    const units = segmentText(run.map((line) => line.text).join('\n'));
+    for (const unit of units) {
+      const text = unit.text.replace(/\s{2,}/g, ' ');
+      const line = run[unit.line - 1].number;
+      const block: Block =
+        term && run[0].indent >= term.indent - 1
+          ? { kind: 'list-item', text, line, name: term.name }
+          : { kind: unit.layout === 'line' ? 'line' : 'paragraph', text, line };
+      this.builder.block(block);
+    }
+    this.announced = /:$/.test(run[run.length - 1].text) || this.exampleMarked;
+  }
+}

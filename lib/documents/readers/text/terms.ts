@@ -1,0 +1,68 @@
+import type { SourceLine } from './lines.js';
+
+/** A term and the description beside or beneath it (an option, a variable, a file). */
+export interface TermEntry {
+  name: string;
+  /** The description's lines, first to last. */
+  description: string[];
+  /** Column where the description is written. */
+  descriptionIndent: number;
+  /** Lines the entry takes. */
+  lines: number;
+}
+
+const OPTION = /^[-+]{1,2}[\w?#@]/;
+const CONSTANT = /^[A-Z][A-Z0-9_]*[A-Z0-9_]=?$/;
+const CAPABILITY = /^[a-z]{1,4}=$/;
+const TWO_COLUMNS = /^(\S+(?: \S+){0,2})\s{2,}(\S.*)$/;
+const OPTION_THEN_TEXT = /^([-+]{1,2}[\w][\w-]*)\s(\p{Lu}.*)$/u;
+
+function isNamed(term: string): boolean {
+  return (OPTION.test(term) && term.split(/\s+/).length <= 6) || CONSTANT.test(term) || CAPABILITY.test(term);
+}
+
+/** A term alone on its line, described beneath it: short, not a sentence. */
+function isHangingTerm(term: string): boolean {
+  if (isNamed(term)) return true;
+  return (
+    term.length <= 40 && term.split(/\s+/).length <= 4 && !/[.,;:!?]$/.test(term) && !/^[-*•]\s/.test(term)
+  );
+}
+
+/**
+ * The term entry at line `i`, as manual pages and FAQs write them: the term alone with its
+ * description indented beneath (`-e PATTERNS, --regexp=PATTERNS` / `   Use PATTERNS as ...`), or
+ * term and description in two columns (`-4      Forces ssh to use IPv4 ...`,
+ * `HOME                  Set to the path ...`), the description's later lines under its start.
+ */
+export function termAt(lines: readonly SourceLine[], i: number): TermEntry | undefined {
+  const line = lines[i];
+  const next = lines[i + 1];
+  const hasBody = next !== undefined && next.text !== '';
+  if (hasBody && next.indent >= line.indent + 2 && isHangingTerm(line.text)) {
+    const description = descriptionLines(lines, i + 1, next.indent);
+    return { name: line.text, description, descriptionIndent: next.indent, lines: 1 + description.length };
+  }
+  const columns = TWO_COLUMNS.exec(line.text) ?? OPTION_THEN_TEXT.exec(line.text);
+  if (!columns || !isNamed(columns[1])) return undefined;
+  const column = line.indent + line.text.indexOf(columns[2], columns[1].length);
+  const continues = hasBody && Math.abs(next.indent - column) <= 1;
+  if (hasBody && !continues && next.indent > line.indent) return undefined;
+  const rest = continues ? descriptionLines(lines, i + 1, next.indent) : [];
+  return {
+    name: columns[1],
+    description: [columns[2], ...rest],
+    descriptionIndent: column,
+    lines: 1 + rest.length,
+  };
+}
+
+function descriptionLines(lines: readonly SourceLine[], from: number, indent: number): string[] {
+  const out: string[] = [];
+  for (let j = from; j < lines.length; j++) {
+    const line = lines[j];
+    if (line.text === '' || line.indent < indent - 1) break;
+    out.push(line.text);
+  }
+  return out;
+}
