@@ -103,7 +103,15 @@ export function composeReply(knowledge: Knowledge, request: ComposeRequest): Com
     };
   }
 
-  const followUp = resolveFollowUp(request.message, request.history);
+  const followUp = resolveFollowUp(request.message, request.history, (answer) => {
+    const from = previousPassage(passages, answer);
+    return from < 0
+      ? undefined
+      : passages
+          .section(from)
+          .path[0]?.replace(/[([{].*$/, '')
+          .trim() || undefined;
+  });
   if (followUp.kind === 'why' || followUp.kind === 'more') {
     const from = previousPassage(passages, followUp.lastAnswer);
     const around =
@@ -148,12 +156,22 @@ export function composeReply(knowledge: Knowledge, request: ComposeRequest): Com
       thought: `${note}nothing to look up in the message`,
     };
   }
-  const grounded = answerFromPassages(model, passages, {
+  let grounded = answerFromPassages(model, passages, {
     message: question,
     carried: followUp.carried,
     shape: questionShape,
     budget: request.evidence,
   });
+  if (rewritten && grounded.status !== 'answered') {
+    // The rewrite found nothing: the message may not have leaned on the conversation after all.
+    const plain = answerFromPassages(model, passages, {
+      message: request.message,
+      carried: '',
+      shape,
+      budget: request.evidence,
+    });
+    if (plain.status === 'answered') grounded = plain;
+  }
   const answered = grounded.status === 'answered';
   return {
     kind: answered ? 'grounded' : 'unknown',

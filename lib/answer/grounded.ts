@@ -289,8 +289,21 @@ function joinSnippets(lead: string, snippets: readonly { text: string; block: bo
 /** The short answer as the reply's first words, when the snippets bear it out. */
 function leadOf(shape: QuestionShape, answer: string, snippets: string): string {
   if (!includesWord(snippets, answer)) return '';
+  // A piece of an identifier (TAR_ENTRY_INVALID, some.Name) is not an answer of its own.
+  if (insideIdentifier(snippets, answer)) return '';
   const text = shape.kind === 'choice' && shape.focus ? `The ${answer} ${shape.focus}` : capitalise(answer);
   return `${text}.`;
+}
+
+/** True when every occurrence of the answer is a piece of a longer identifier (TAR_ENTRY_INVALID, a.Name). */
+function insideIdentifier(text: string, answer: string): boolean {
+  const pattern = new RegExp(escapeRegExp(answer), 'giu');
+  for (const match of text.matchAll(pattern)) {
+    const before = text[(match.index ?? 0) - 1] ?? ' ';
+    const after = text[(match.index ?? 0) + match[0].length] ?? ' ';
+    if (!/[\p{L}\p{N}_./-]/u.test(before) && !/[\p{L}\p{N}_/-]/u.test(after)) return false;
+  }
+  return true;
 }
 
 /** What the service says when nothing it was taught answers the question. */
@@ -338,4 +351,8 @@ function sharedRun(words: readonly string[], text: string): number {
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

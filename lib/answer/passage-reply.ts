@@ -43,7 +43,7 @@ export function passageSnippet(
   if (kind === 'code') return codeSnippet(model, index, id, request);
   if (kind === 'list-item' || kind === 'table-row') {
     const text = itemText(model, index, id, request);
-    return { text, block: false, keys: [index.texts[id].toLowerCase()] };
+    return { text, block: false, keys: [keyOf(index.texts[id])] };
   }
   const source = index.display(id);
   const sentences = kind === 'line' ? [source] : splitSentences(source);
@@ -57,10 +57,10 @@ export function passageSnippet(
     }))
     .sort((a, b) => b.weight - a.weight || a.order - b.order);
   const chosen = ranked[0];
-  const keys = [chosen.sentence.toLowerCase()];
+  const keys = [keyOf(chosen.sentence)];
   // A sentence that announces what follows brings it along.
   if (announces(chosen.sentence) && chosen.order === sentences.length - 1) {
-    const following = followingBlocks(index, id);
+    const following = followingBlocks(index, id, request.weights);
     if (following) return { text: `${chosen.sentence}\n\n${following}`, block: true, keys };
   }
   let text = announces(chosen.sentence)
@@ -69,7 +69,7 @@ export function passageSnippet(
   const second = ranked[1];
   if (request.allowSecond && second && second.weight > 0 && second.weight * 2 >= chosen.weight) {
     const extra = trimToQuestion(model, second.sentence, request.weights, request.answer);
-    keys.push(second.sentence.toLowerCase());
+    keys.push(keyOf(second.sentence));
     text = second.order < chosen.order ? `${extra} ${text}` : `${text} ${extra}`;
   }
   return { text: balanceBackticks(text), block: false, keys };
@@ -82,24 +82,51 @@ function codeSnippet(
   id: number,
   request: SnippetRequest,
 ): PassageSnippet {
-  const fenced = fence(index, id);
+  const fenced = fence(index, id, request.weights);
   const before = index.sibling(id, -1);
   if (before >= 0 && index.kinds[before] !== 'code') {
     const sentences = splitSentences(index.display(before));
     const last = sentences[sentences.length - 1] ?? '';
     const intro = announces(last) ? last : trimToQuestion(model, last, request.weights, request.answer);
     if (last && (announces(last) || weightOf(last, request.weights) > 0)) {
-      return { text: `${balanceBackticks(intro)}\n\n${fenced}`, block: true, keys: [last.toLowerCase()] };
+      return { text: `${balanceBackticks(intro)}\n\n${fenced}`, block: true, keys: [keyOf(last)] };
     }
   }
-  return { text: fenced, block: true, keys: [index.texts[id].toLowerCase()] };
+  return { text: fenced, block: true, keys: [keyOf(index.texts[id])] };
 }
 
+/**
+ * The lines of a long code block (a command's usage text) that bear on the question: the best line
+ * with the lines around it, "…" for what is left out; the block's start when nothing matches.
+ */
+function codeWindow(lines: readonly string[], weights?: ReadonlyMap<string, number>): string[] {
+  let best = -1;
+  let bestWeight = 0;
+  lines.forEach((line, at) => {
+    const weight = weights ? weightOf(line, weights) : 0;
+    if (weight > bestWeight) {
+      best = at;
+      bestWeight = weight;
+    }
+  });
+  if (best < 0) return [...lines.slice(0, CODE_LINES), '…'];
+  const from = Math.max(0, best - 1);
+  const to = Math.min(lines.length, best + CODE_CONTEXT);
+  return [...(from > 0 ? ['…'] : []), ...lines.slice(from, to), ...(to < lines.length ? ['…'] : [])];
+}
+
+/** Lines shown from the best line of a long code block on. */
+const CODE_CONTEXT = 4;
+
 /** The blocks an announcing sentence introduces: the code block, or the list items, after it. */
-function followingBlocks(index: PassageIndex, id: number): string | null {
+function followingBlocks(
+  index: PassageIndex,
+  id: number,
+  weights: ReadonlyMap<string, number>,
+): string | null {
   const next = index.sibling(id, 1);
   if (next < 0) return null;
-  if (index.kinds[next] === 'code') return fence(index, next);
+  if (index.kinds[next] === 'code') return fence(index, next, weights);
   if (index.kinds[next] !== 'list-item' && index.kinds[next] !== 'table-row') return null;
   const items: string[] = [];
   for (let at = next; at >= 0 && items.length < FOLLOWING_ITEMS; at = index.sibling(at, 1)) {
@@ -135,11 +162,22 @@ function asListItem(index: PassageIndex, id: number): string {
   return markdown ? `- ${text}` : text;
 }
 
-function fence(index: PassageIndex, id: number): string {
+function fence(index: PassageIndex, id: number, weights?: ReadonlyMap<string, number>): string {
   const lines = index.texts[id].replace(/\s+$/, '').split('\n');
-  const shown = lines.length > CODE_LINES ? [...lines.slice(0, CODE_LINES), '…'] : lines;
+  const shown = lines.length > CODE_LINES ? codeWindow(lines, weights) : lines;
   const lang = index.langs.get(id) ?? '';
   return `\`\`\`${lang}\n${shown.join('\n')}\n\`\`\``;
+}
+
+/** What makes two snippets the same: their first words, case-folded (a list item repeated with an extra note). */
+function keyOf(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .split(' ')
+    .slice(0, 12)
+    .join(' ');
 }
 
 /** A sentence that ends by announcing what follows ("execute the following command:"). */

@@ -25,6 +25,7 @@ const DECAY = 0.5;
 const ANSWER_WEIGHT = 3;
 const QUESTION_NAME_WEIGHT = 2;
 const REPLY_NAME_WEIGHT = 1;
+const TOPIC_WEIGHT = 2.5;
 /** Names of a reply beyond the first few are context, not focus. */
 const REPLY_NAMES = 3;
 
@@ -57,6 +58,11 @@ export function noteAnswer(focus: Focus, answer: string, askedFor: EntityKind): 
   const lead = LEAD.exec(answer)?.[1];
   if (lead && !NOT_NAMES.has(lead.toLowerCase())) add(focus, lead, askedFor, ANSWER_WEIGHT);
   for (const name of namesIn(answer).slice(0, REPLY_NAMES)) add(focus, name, 'unknown', REPLY_NAME_WEIGHT);
+}
+
+/** Adds the topic a reply answered from (the title of its document or section). */
+export function noteTopic(focus: Focus, topic: string): void {
+  add(focus, topic, 'thing', TOPIC_WEIGHT);
 }
 
 /** The most salient entity a pronoun of this kind can stand for. */

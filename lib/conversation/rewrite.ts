@@ -10,6 +10,7 @@ import {
   namesIn,
   noteAnswer,
   noteQuestion,
+  noteTopic,
   referent,
 } from './focus.js';
 
@@ -54,7 +55,12 @@ const AFTER_OBJECT = new Set(
  * previous answer. The conversation is replayed turn by turn, so a pronoun in an earlier
  * question was resolved the same way.
  */
-export function resolveFollowUp(message: string, history: readonly Turn[]): FollowUp {
+export function resolveFollowUp(
+  message: string,
+  history: readonly Turn[],
+  /** The document or topic a reply answered from (its section's top heading), when the text has one. */
+  topicOfAnswer: (answer: string) => string | undefined = () => undefined,
+): FollowUp {
   const focus = emptyFocus();
   for (const { question, answer } of exchangesOf(history).slice(-EXCHANGES)) {
     decay(focus);
@@ -63,6 +69,8 @@ export function resolveFollowUp(message: string, history: readonly Turn[]): Foll
     if (!/\[\d+\]/.test(answer)) continue;
     noteQuestion(focus, standalone);
     noteAnswer(focus, answer, kindAskedFor(shapeOf(standalone).kind));
+    const topic = topicOfAnswer(answer);
+    if (topic) noteTopic(focus, topic);
   }
   decay(focus);
   const rewritten = rewriteWith(message, focus);
@@ -90,7 +98,9 @@ function rewriteWith(message: string, focus: Focus): Omit<FollowUp, 'lastAnswer'
         return personForm(word, entity.text, whole.slice(offset + word.length));
       },
     );
-    question = question.replace(new RegExp(THING_PRONOUN, 'gi'), (word) => {
+    // "it" is replaced only in a short question ("Does it support ranges?"); a longer one names its own topic.
+    const thingPronoun = contentWords(question) <= 3 ? new RegExp(THING_PRONOUN, 'gi') : /$^/;
+    question = question.replace(thingPronoun, (word) => {
       const entity = referent(focus, 'thing') ?? topicOf(focus);
       if (!entity) return word;
       replaced = true;
@@ -137,6 +147,19 @@ function topicOf(focus: Focus): { text: string } | undefined {
   return topic ? { text: topic } : undefined;
 }
 
+/** Words of a question other than question words, pronouns and other short words. */
+function contentWords(question: string): number {
+  return question
+    .replace(/[?.!,]/g, ' ')
+    .split(/\s+/)
+    .filter(
+      (word) =>
+        word.length > 2 &&
+        !QUESTION_WORDS.has(word.toLowerCase()) &&
+        !/^(?:its?|they|them|their)$/i.test(word),
+    ).length;
+}
+
 const QUESTION_WORDS = new Set(
   'who what where when which why how does did was were is are the and make can could should would will with that this for from into about'.split(
     ' ',
@@ -149,7 +172,8 @@ const QUESTION_WORDS = new Set(
  */
 function isFragment(question: string): boolean {
   const words = question.replace(/[?.!]/g, '').trim().split(/\s+/);
-  if (words.length <= 2 && words[0] !== '') return !/^(?:who|what|where|when|why|how)$/i.test(words[0]) || words.length === 1;
+  if (words.length <= 2 && words[0] !== '')
+    return !/^(?:who|what|where|when|why|how)$/i.test(words[0]) || words.length === 1;
   return words.length <= 4 && !QUESTION_START.test(question);
 }
 

@@ -64,7 +64,10 @@ function headingQuestions(passages: PassageIndex): string[] {
     }))
     .filter(
       ({ heading }) =>
-        heading.length > 2 && heading.length < 70 && !GENERIC_HEADINGS.test(heading.replace(/^[\d.\s]+/, '')),
+        heading.length > 2 &&
+        heading.length < 60 &&
+        !/[()[\]{}<>/=`_]/.test(heading) &&
+        !GENERIC_HEADINGS.test(heading.replace(/^[\d.\s]+/, '')),
     )
     .sort((a, b) => b.size - a.size || a.id - b.id);
   const seen = new Set<string>();

@@ -177,7 +177,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     if (document.format === 'dialogue') {
       dialogue.push(...readDialogue(document.text));
       dialogueChunks++;
-    } else passages.addChunk(chunkNo, document.format === 'text' ? document.text : plain);
+    } else passages.addDocument(chunkNo, parsed);
   }
 
   /**
@@ -268,7 +268,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       return keeper.cachedKnowledge();
     },
     cachedKnowledge() {
-      return { model: options.fixedModel ?? model, passages };
+      return { model: options.fixedModel ?? model, passages, dialogue };
     },
     dialogue() {
       return dialogue;
