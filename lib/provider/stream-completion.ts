@@ -51,8 +51,7 @@ export async function streamCompletion(
       else if (part.type === 'finish') {
         completionTokens = part.totalUsage.outputTokens;
         truncated = part.finishReason === 'length';
-      }
-      else if (part.type === 'error') throw part.error;
+      } else if (part.type === 'error') throw part.error;
       else if (part.type === 'abort') throw new Error(part.reason ?? 'The stream was aborted');
     }
   } catch (error) {
