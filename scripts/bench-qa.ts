@@ -1,128 +1,168 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { chatHandlers } from '../lib/chat/handlers.js';
-import { endpoint } from '../lib/http/index.js';
-import { queryTermsOf } from '../lib/retrieval/index.js';
-import { variantBChatHandlers } from '../lib/variant-b/handlers.js';
-import { benchServices, trainingParts } from './bench-services.js';
+import {
+  type BenchClient,
+  benchClient,
+  corporaDir,
+  mentions,
+  oneLine,
+  rate,
+  readBenchFile,
+} from './bench-chat.js';
+import { baselineSections, SectionBm25 } from './bench-sections.js';
+import { benchServices } from './bench-services.js';
 
 /**
- * `npm run bench:qa -- --corpus FILE --questions FILE.json [--offcorpus FILE.json]`: trains a fresh
- * in-process service on FILE and prints, per question, whether an acceptable answer word is among
- * the first 60 words of the reply of Variant A (expert, raw) and Variant B (standard), beside a
- * plain BM25 top-1 passage baseline on the same passages; then the share of honest "I don't know"
- * replies to questions whose subject is not in the corpus, and the instant reply latency.
+ * `npm run bench:qa [-- --set NAME] [--corpora DIR] [--verbose]`: for each set of bench/qa/sets.json
+ * (the docs sample's READMEs and manual pages, the KJV, documentation installed on this machine),
+ * trains a fresh in-process service through POST /api/train and prints, per question, "hit" (an
+ * acceptable word among the first 60 words of the reply) and "lead" (among the first 15) for
+ * Variant A (expert, raw) and Variant B (standard), beside a plain BM25 baseline over the same
+ * documents' sections (top-1 section returned as is); then honest "I don't know" replies to
+ * questions off the corpus, and the instant reply latency where the set asks for it.
  */
 const { values } = parseArgs({
   options: {
-    corpus: { type: 'string' },
-    questions: { type: 'string' },
-    offcorpus: { type: 'string' },
+    set: { type: 'string' },
+    corpora: { type: 'string' },
     verbose: { type: 'boolean', default: false },
   },
 });
-if (!values.corpus || !values.questions) {
-  console.error(
-    'usage: npm run bench:qa -- --corpus FILE --questions FILE.json [--offcorpus FILE.json] [--verbose]',
-  );
-  process.exit(2);
-}
 
+interface SetFile {
+  path: string;
+  format: string;
+  name?: string;
+}
+interface QuestionSet {
+  name: string;
+  files: SetFile[];
+  questions: string;
+  where?: Record<string, string>;
+  offcorpus?: string;
+  latency?: boolean;
+}
 interface Question {
   q: string;
   a?: string[];
+  [field: string]: unknown;
 }
 
-const FIRST_WORDS = 60;
+const HIT_WORDS = 60;
+const LEAD_WORDS = 15;
+const corpora = corporaDir(values.corpora);
+const { sets } = JSON.parse(readFileSync('bench/qa/sets.json', 'utf8')) as { sets: QuestionSet[] };
+const chosen = sets.filter((set) => !values.set || set.name.toLowerCase().includes(values.set.toLowerCase()));
 
-const services = await benchServices();
-const chatA = endpoint(chatHandlers(() => services));
-const chatB = endpoint(variantBChatHandlers(() => services));
+type Scores = Record<'aHit' | 'aLead' | 'bHit' | 'bLead' | 'baseHit' | 'baseLead', number>;
+const summary: { name: string; asked: number; scores: Scores; honest: string; latency?: string }[] = [];
 
-const corpus = readFileSync(values.corpus, 'utf8');
-let started = performance.now();
-for (const part of trainingParts(corpus)) await services.model.train(part);
-const { model, passages } = await services.model.knowledge();
-console.log(
-  `trained ${values.corpus}: ${model.tokenCount} tokens, ${passages.size} passages, vocabulary ${model.vocabSize} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-);
-
-const questions = JSON.parse(readFileSync(values.questions, 'utf8')) as Question[];
-const hits = { a: 0, b: 0, baseline: 0 };
-let asked = 0;
-for (const { q, a = [] } of questions) {
-  asked++;
-  const replyA = await askA(q, 'expert', true);
-  const replyB = await askB(q);
-  const top = passages.search(queryTermsOf(q), 1)[0];
-  const baseline = top ? passages.texts[top.id] : '';
-  const hit = { a: answers(replyA, a), b: answers(replyB, a), baseline: answers(baseline, a) };
-  for (const key of ['a', 'b', 'baseline'] as const) if (hit[key]) hits[key]++;
-  const mark = (ok: boolean) => (ok ? 'hit ' : 'miss');
-  console.log(`A ${mark(hit.a)}  B ${mark(hit.b)}  BM25 ${mark(hit.baseline)}  ${q}`);
-  if (values.verbose) {
-    console.log(`    A: ${replyA}`);
-    console.log(`    B: ${replyB}`);
+for (const set of chosen) {
+  console.log(`\n=== ${set.name}`);
+  const services = await benchServices();
+  const client = benchClient(services);
+  const sections = [];
+  const started = performance.now();
+  for (const file of set.files) {
+    const text = readBenchFile(file.path, corpora);
+    if (text === undefined) {
+      console.log(`  (skipped ${file.path}: not on this machine)`);
+      continue;
+    }
+    await client.train(text, { format: file.format, ...(file.name ? { name: file.name } : {}) });
+    sections.push(...baselineSections(text, file.format));
   }
-}
-
-let honest = 0;
-let offAsked = 0;
-if (values.offcorpus) {
-  const off = JSON.parse(readFileSync(values.offcorpus, 'utf8')) as Question[];
-  for (const { q } of off) {
-    offAsked++;
-    const reply = await askA(q, 'expert', true);
-    const ok = /^I don't know\b/.test(reply);
-    if (ok) honest++;
-    if (values.verbose || !ok)
-      console.log(`off-corpus ${ok ? 'honest' : 'ANSWERED'}  ${q}${ok ? '' : `\n    ${reply}`}`);
-  }
-}
-
-const times: number[] = [];
-for (let round = 0; round < 3; round++) {
-  for (const { q } of questions) {
-    started = performance.now();
-    await askA(q, 'instant', true);
-    times.push(performance.now() - started);
-  }
-}
-times.sort((x, y) => x - y);
-const percentile = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(1);
-
-const rate = (n: number, of: number) => `${n}/${of} (${of ? Math.round((100 * n) / of) : 0}%)`;
-console.log('');
-console.log(`answer hit, first ${FIRST_WORDS} words   Variant A expert raw ${rate(hits.a, asked)}`);
-console.log(`                               Variant B standard     ${rate(hits.b, asked)}`);
-console.log(`                               BM25 top-1 passage     ${rate(hits.baseline, asked)}`);
-if (values.offcorpus) console.log(`honest "I don't know" off corpus           ${rate(honest, offAsked)}`);
-console.log(
-  `instant reply (in process, ${times.length} requests): p50 ${percentile(0.5)} ms, p95 ${percentile(0.95)} ms`,
-);
-
-async function askA(message: string, modelMode: string, raw: boolean): Promise<string> {
-  const response = await chatA.fetch(
-    post('/api/chat', { message, modelMode, raw, sessionId: `qa-${asked}` }),
+  const { model, passages } = await services.model.knowledge();
+  console.log(
+    `trained ${model.tokenCount} tokens, ${passages.size} passages, ${sections.length} baseline sections in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
-  return ((await response.json()) as { response?: string; error?: string }).response ?? 'ERROR';
+  const baseline = new SectionBm25(sections);
+
+  const questions = (JSON.parse(readBenchFile(set.questions, corpora) ?? '[]') as Question[]).filter(
+    (question) => Object.entries(set.where ?? {}).every(([field, value]) => question[field] === value),
+  );
+  const scores: Scores = { aHit: 0, aLead: 0, bHit: 0, bLead: 0, baseHit: 0, baseLead: 0 };
+  let asked = 0;
+  for (const { q, a = [] } of questions) {
+    asked++;
+    const replyA = (await client.askA(q, { sessionId: `qa-${asked}`, modelMode: 'expert', raw: true })).text;
+    const replyB = (await client.askB(q)).text;
+    const top = baseline.top(q);
+    const marks: string[] = [];
+    for (const [key, reply] of [
+      ['a', replyA],
+      ['b', replyB],
+      ['base', top],
+    ] as const) {
+      const hit = mentions(reply, a, HIT_WORDS);
+      const lead = mentions(reply, a, LEAD_WORDS);
+      if (hit) scores[`${key}Hit`]++;
+      if (lead) scores[`${key}Lead`]++;
+      marks.push(lead ? 'lead' : hit ? 'hit ' : 'miss');
+    }
+    console.log(`A ${marks[0]}  B ${marks[1]}  BM25 ${marks[2]}  ${q}`);
+    if (values.verbose) {
+      console.log(`    A: ${oneLine(replyA)}`);
+      console.log(`    B: ${oneLine(replyB)}`);
+      console.log(`    BM25: ${oneLine(top)}`);
+    }
+  }
+
+  const honest = await offCorpus(client, set);
+  const latency = set.latency ? await instantLatency(client, questions) : undefined;
+  console.log(`hit (first ${HIT_WORDS} words) / lead (first ${LEAD_WORDS}) of ${asked}:`);
+  console.log(`  Variant A expert raw  ${scores.aHit} / ${scores.aLead}`);
+  console.log(`  Variant B standard    ${scores.bHit} / ${scores.bLead}`);
+  console.log(`  BM25 section baseline ${scores.baseHit} / ${scores.baseLead}`);
+  if (honest) console.log(`honest "I don't know" off corpus (A, B): ${honest}`);
+  if (latency) console.log(`instant reply: ${latency}`);
+  summary.push({ name: set.name, asked, scores, honest, latency });
 }
 
-async function askB(message: string): Promise<string> {
-  const response = await chatB.fetch(post('/api/api/chat', { message, mode: 'standard' }));
-  return ((await response.json()) as { response?: string }).response ?? 'ERROR';
+console.log(
+  '\n| set | questions | A expert raw hit / lead | B standard hit / lead | BM25 sections hit / lead | honest off corpus (A, B) |',
+);
+console.log('|---|---|---|---|---|---|');
+for (const { name, asked, scores: s, honest } of summary) {
+  console.log(
+    `| ${name} | ${asked} | ${s.aHit} / ${s.aLead} | ${s.bHit} / ${s.bLead} | ${s.baseHit} / ${s.baseLead} | ${honest || '-'} |`,
+  );
+}
+for (const { name, latency } of summary) if (latency) console.log(`instant reply on ${name}: ${latency}`);
+
+/** Asks the set's off-corpus questions of both variants; "I don't know …" first is honest. */
+async function offCorpus(client: BenchClient, set: QuestionSet): Promise<string> {
+  if (!set.offcorpus) return '';
+  const questions = JSON.parse(readBenchFile(set.offcorpus, corpora) ?? '[]') as Question[];
+  let honestA = 0;
+  let honestB = 0;
+  for (const [i, { q }] of questions.entries()) {
+    const replyA = (await client.askA(q, { sessionId: `off-${i}`, modelMode: 'expert', raw: true })).text;
+    const replyB = (await client.askB(q)).text;
+    const okA = /^I don't know\b/i.test(replyA);
+    const okB = /^I don't know\b/i.test(replyB);
+    if (okA) honestA++;
+    if (okB) honestB++;
+    if (values.verbose || !okA || !okB) {
+      console.log(`off-corpus A ${okA ? 'honest' : 'ANSWERED'}  B ${okB ? 'honest' : 'ANSWERED'}  ${q}`);
+      if (!okA) console.log(`    A: ${oneLine(replyA)}`);
+      if (!okB) console.log(`    B: ${oneLine(replyB)}`);
+    }
+  }
+  return `${rate(honestA, questions.length)}, ${rate(honestB, questions.length)}`;
 }
 
-function post(path: string, body: unknown): Request {
-  return new Request(`http://127.0.0.1${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'x-real-ip': '127.0.0.1' },
-    body: JSON.stringify(body),
-  });
-}
-
-/** True when an acceptable answer word is among the first words of the reply. */
-function answers(reply: string, acceptable: readonly string[]): boolean {
-  const words = (reply.toLowerCase().match(/[\p{L}\p{N}/_.-]+/gu) ?? []).slice(0, FIRST_WORDS);
-  return acceptable.some((word) => words.some((w) => w.replace(/[.]+$/, '') === word.toLowerCase()));
+/** Instant-mode replies of Variant A, three rounds of the set's questions: p50 and p95. */
+async function instantLatency(client: BenchClient, questions: Question[]): Promise<string> {
+  const times: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    for (const [i, { q }] of questions.entries()) {
+      const started = performance.now();
+      await client.askA(q, { sessionId: `lat-${round}-${i}`, modelMode: 'instant', raw: true });
+      times.push(performance.now() - started);
+    }
+  }
+  times.sort((x, y) => x - y);
+  const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1);
+  return `p50 ${at(0.5)} ms, p95 ${at(0.95)} ms (in process, ${times.length} requests)`;
 }

@@ -11,14 +11,15 @@ export function trainingParts(text: string): string[] {
 }
 
 /**
- * The services of a benchmark in process: an in-memory embedded store, no starter text, limits out
- * of the way, a seeded random source, logging off; trained on `text` when given.
+ * The services of a benchmark in process: an in-memory embedded store, no starter text (unless
+ * `starter`: a fresh install's), limits out of the way, a seeded random source, logging off;
+ * trained on `text` when given.
  */
-export async function benchServices(text?: string): Promise<Services> {
+export async function benchServices(text?: string, options: { starter?: boolean } = {}): Promise<Services> {
   setLogLevel('silent');
   const services = createServices(
     parseConfig({
-      STARTER_TEXT: 'off',
+      STARTER_TEXT: options.starter ? 'on' : 'off',
       LOG_LEVEL: 'silent',
       RATE_LIMIT_REQUESTS: '1000000',
       SESSION_LIMIT_FREE: '1000000',

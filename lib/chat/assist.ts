@@ -5,6 +5,7 @@ import {
   completeOrStream,
   type ExternalModel,
   ExternalModelError,
+  externalTokenBudget,
   type Mode,
   rethrowIfInterrupted,
 } from '../provider/index.js';
@@ -14,6 +15,8 @@ import type { ChatImage } from './image-input.js';
 export interface AssistOutcome {
   /** The external model's answer; undefined when it was not asked or failed. */
   text?: string;
+  /** The external model stopped at its token budget. */
+  truncated?: boolean;
   reasoning?: string;
   /** One line for `thought`: which model answered, or why the local answer stands. */
   note: string;
@@ -48,6 +51,7 @@ export async function assistWithExternal(
     draft: input.draft,
     passages: input.sources.map((source) => ({ text: source.text, where: refText(source) })),
     chitChat: input.chitChat,
+    maxTokens: input.maxTokens,
     analysis: input.image?.description,
     image: attachImage ? { data: input.image!.bytes, mediaType: input.image!.analysis.mimeType } : undefined,
   });
@@ -57,8 +61,7 @@ export async function assistWithExternal(
       {
         mode: input.mode,
         ...prompt,
-        // The local maxTokens counts n-gram tokens; give the external model room for a real answer.
-        maxTokens: Math.max(256, input.maxTokens * 4),
+        maxTokens: externalTokenBudget(input.maxTokens),
         temperature: input.temperature,
       },
       input.onDelta,
@@ -66,6 +69,7 @@ export async function assistWithExternal(
     return {
       text: completion.text,
       reasoning: completion.reasoning,
+      truncated: completion.truncated,
       note: `answered by ${completion.model}`,
     };
   } catch (error) {

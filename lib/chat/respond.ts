@@ -3,6 +3,7 @@ import { emitInPieces, HttpError } from '../http/index.js';
 import { replyBudgets } from '../reply/index.js';
 import type { Services } from '../services/index.js';
 import { beginSessionMessage, recordExchange, type Turn } from '../sessions/index.js';
+import { limitStream, limitTokens } from '../text/index.js';
 import { assistWithExternal } from './assist.js';
 import type { ChatImage } from './image-input.js';
 import type { ChatRequest, ChatResponse } from './schema.js';
@@ -11,6 +12,8 @@ export interface ChatOutcome {
   body: ChatResponse;
   limit: number;
   remaining: number;
+  /** Whether the reply was cut to fit maxTokens. */
+  cut: boolean;
 }
 
 /**
@@ -66,8 +69,11 @@ export async function respondToChat(
   const thought = [reply.thought];
   if (context.image) thought.unshift(`image: ${context.image.summary}`);
 
+  // The limit applies last, to whatever the reply became; a stream never sends more than it.
+  const limitedDeltas = context.onDelta && limitStream(request.maxTokens, context.onDelta);
   let response = draft;
   let usedExternal = false;
+  let externalCut = false;
   let sources = reply.sources;
   const wantsExternal = request.modelMode === 'apex' || (context.image !== undefined && config.LLM_VISION);
   if (!request.raw && externalModel && wantsExternal) {
@@ -81,7 +87,7 @@ export async function respondToChat(
       image: context.image,
       maxTokens: request.maxTokens,
       temperature: request.temperature,
-      onDelta: context.onDelta,
+      onDelta: limitedDeltas?.sink,
     });
     thought.push(assisted.note);
     if (assisted.reasoning) thought.push(`reasoning: ${assisted.reasoning}`);
@@ -89,9 +95,13 @@ export async function respondToChat(
       response = assisted.text;
       sources = reply.context;
       usedExternal = true;
+      externalCut = assisted.truncated === true;
     }
   }
 
+  const limited =
+    limitedDeltas && usedExternal ? limitedDeltas.finish(response) : limitTokens(response, request.maxTokens);
+  response = limited.text;
   if (context.onDelta && !usedExternal) emitInPieces(response, context.onDelta);
 
   const turns: Turn[] = [
@@ -113,5 +123,6 @@ export async function respondToChat(
     },
     limit: session.limit,
     remaining: session.remaining,
+    cut: limited.cut || externalCut,
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-/** Token counts of one completion, by the local tokenizer (words and punctuation marks). */
+/** Token counts of one completion, as `countTokens` counts them (words and punctuation marks). */
 export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;

@@ -11,6 +11,7 @@ import { json, type MethodHandler, readJson, validate } from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
 import type { Services } from '../services/index.js';
 import { scopedSessionId, sessionHeaders } from '../sessions/index.js';
+import { countTokens } from '../text/index.js';
 import { apiAccess } from './access.js';
 import { completionObject, newCompletion, usageOf } from './completion.js';
 import { readConversation } from './conversation.js';
@@ -40,7 +41,7 @@ export function chatCompletionsHandlers(services: () => Services): { POST: Metho
         });
         const identity = newCompletion(body.model, current.now());
         const context = { limit: access.limit, image, history: conversation.history };
-        const ending = (outcome: ChatOutcome): StreamEnding => endingOf(current, body, chat, outcome);
+        const ending = (outcome: ChatOutcome): StreamEnding => endingOf(body, outcome);
         if (body.stream) {
           let counted: Record<string, string> = {};
           const onSession = (limit: number, remaining: number) => {
@@ -84,29 +85,23 @@ function chatRequestOf(
   modelMode: ChatRequest['modelMode'],
   message: string,
 ): ChatRequest {
-  const requested = body.max_completion_tokens ?? body.max_tokens;
+  // Without a limit an OpenAI model writes until it is done: here, up to the service's cap.
+  const requested = body.max_completion_tokens ?? body.max_tokens ?? MAX_REPLY_TOKENS;
   return validate(chatRequestSchema, {
     message,
     modelMode,
     ...(body.user ? { sessionId: sessionOfUser(body.user) } : {}),
     ...(body.temperature != null ? { temperature: Math.min(MAX_TEMPERATURE, body.temperature) } : {}),
-    ...(requested != null ? { maxTokens: Math.min(MAX_REPLY_TOKENS, requested) } : {}),
+    maxTokens: Math.min(MAX_REPLY_TOKENS, requested),
   });
 }
 
-function endingOf(
-  services: Services,
-  body: ChatCompletionRequest,
-  chat: ChatRequest,
-  outcome: ChatOutcome,
-): StreamEnding {
-  const model = services.model.cached();
-  const count = (text: string) => model.tokens(text).length;
-  const prompt = body.messages.reduce((sum, message) => sum + count(textOf(message.content)), 0);
-  const completion = count(outcome.body.response);
-  const cut = !outcome.body.usedExternal && completion >= chat.maxTokens;
+/** "length" only when the reply was cut to fit; usage counted as maxTokens counts. */
+function endingOf(body: ChatCompletionRequest, outcome: ChatOutcome): StreamEnding {
+  const prompt = body.messages.reduce((sum, message) => sum + countTokens(textOf(message.content)), 0);
+  const completion = countTokens(outcome.body.response);
   const sources = (outcome.body as { sources?: unknown[] }).sources ?? [];
-  return { finishReason: cut ? 'length' : 'stop', usage: usageOf(prompt, completion), sources };
+  return { finishReason: outcome.cut ? 'length' : 'stop', usage: usageOf(prompt, completion), sources };
 }
 
 function textOf(content: ChatCompletionRequest['messages'][number]['content']): string {

@@ -25,9 +25,20 @@ export interface AssistInput {
   analysis?: string;
   /** How many earlier turns to send; default 12. */
   maxHistory?: number;
+  /** The reply's limit in our tokens (words and punctuation marks); the model is told it. */
+  maxTokens?: number;
 }
 
 const defaultMaxHistory = 12;
+
+/**
+ * The `max_tokens` an external model is asked with for a reply limited to `maxTokens` of our
+ * tokens: its subword tokens run a little longer than our count for prose, so it gets some room
+ * and our own limit (`limitTokens`) makes the cut at a word boundary.
+ */
+export function externalTokenBudget(maxTokens: number): number {
+  return Math.ceil(maxTokens * 1.5) + 16;
+}
 
 /**
  * Grounded assistance: the external model receives the recent conversation as real chat turns
@@ -66,6 +77,11 @@ function systemPrompt(input: AssistInput): string {
   lines.push(
     "Keep the answer concise (a few sentences unless the user asks for more) and reply in the user's language.",
   );
+  if (input.maxTokens !== undefined) {
+    lines.push(
+      `The reply is cut after ${input.maxTokens} tokens (every word and punctuation mark counts one): put the short answer first and stay under about ${Math.max(1, Math.floor(input.maxTokens * 0.7))} words.`,
+    );
+  }
   lines.push('');
   if (input.passages.length === 0) lines.push('<passages>(none found)</passages>');
   else {

@@ -46,6 +46,7 @@ export function createProvider(options: ProviderOptions): ExternalModel {
         text,
         ...(reasoning ? { reasoning } : {}),
         ...(result.usage.outputTokens !== undefined ? { completionTokens: result.usage.outputTokens } : {}),
+        ...(result.finishReason === 'length' ? { truncated: true } : {}),
         model,
       };
     } catch (error) {

@@ -1,4 +1,4 @@
-export { type AssistInput, assistPrompt } from './assist-prompt.js';
+export { type AssistInput, assistPrompt, externalTokenBudget } from './assist-prompt.js';
 export { completeOrStream, rethrowIfInterrupted } from './complete-or-stream.js';
 export { createProvider } from './create-provider.js';
 export { ExternalModelError, type ExternalModelFailure } from './errors.js';

@@ -31,6 +31,7 @@ export async function streamCompletion(
   const pieces = trimmedPieces(onDelta);
   let reasoning = '';
   let completionTokens: number | undefined;
+  let truncated = false;
   try {
     const result = streamText({
       model: options.model,
@@ -47,8 +48,10 @@ export async function streamCompletion(
       restartTimer();
       if (part.type === 'text-delta') pieces.push(part.text);
       else if (part.type === 'reasoning-delta') reasoning += part.text;
-      else if (part.type === 'finish') completionTokens = part.totalUsage.outputTokens;
-      else if (part.type === 'error') throw part.error;
+      else if (part.type === 'finish') {
+        completionTokens = part.totalUsage.outputTokens;
+        truncated = part.finishReason === 'length';
+      } else if (part.type === 'error') throw part.error;
       else if (part.type === 'abort') throw new Error(part.reason ?? 'The stream was aborted');
     }
   } catch (error) {
@@ -74,6 +77,7 @@ export async function streamCompletion(
     text,
     ...(thought ? { reasoning: thought } : {}),
     ...(completionTokens !== undefined ? { completionTokens } : {}),
+    ...(truncated ? { truncated } : {}),
     model: options.modelName,
   };
 }

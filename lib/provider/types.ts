@@ -39,6 +39,8 @@ export interface Completion {
   /** The model's reasoning when the server returns it (`reasoning_content`, DeepSeek style). */
   reasoning?: string;
   completionTokens?: number;
+  /** True when the model stopped at `maxTokens` (its finish reason was "length"). */
+  truncated?: boolean;
   /** The model name the request was sent with. */
   model: string;
 }

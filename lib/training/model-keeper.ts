@@ -24,6 +24,10 @@ export interface CorpusPosition {
 
 /** Default of `settleAfterMs`. */
 const SETTLE_AFTER_MS = 1_000;
+/** How long after another instance claimed the starter text a request waits for its chunk. */
+const STARTER_WAIT_MS = 10_000;
+/** How often such a request looks for the chunk. */
+const STARTER_POLL_MS = 100;
 /** Chunks read per request while catching up (at most 8 MB of text at the 1 MB train cap). */
 const TAIL_PAGE_CHUNKS = 8;
 
@@ -101,7 +105,9 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
   let dialogue: DialoguePair[] = [];
   let dialogueChunks = 0;
   let applied = 0;
-  let starterChecked = !options.starterText;
+  /** The one seeding of the starter text that concurrent requests on an empty store all await. */
+  let starterSeeding: Promise<void> | undefined;
+  let starterSettled = !options.starterText;
   let epoch: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -228,24 +234,47 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     await store.set(trainingKeys.snapshotChunks, String(applied));
   }
 
-  /** Trains the starter text into an empty corpus, once per store (a marker key says it was done). */
-  async function seedStarter(position: CorpusPosition): Promise<CorpusPosition> {
-    starterChecked = true;
-    if (position.chunks > 0 || !options.starterText) return position;
+  /**
+   * Trains the starter text into an empty corpus, once per store (a marker key holding the time
+   * it was claimed says so). An instance that finds the marker freshly set by another waits,
+   * briefly, for that instance's chunk to land, so no first request answers from nothing.
+   */
+  async function seedStarter(): Promise<boolean> {
     try {
-      if (!(await store.set(trainingKeys.starter, String(Date.now()), { ifAbsent: true }))) return position;
-      const result = await keeper.train(options.starterText);
-      logInfo('starter_text_trained', { tokens: result.tokens });
-      return await readPosition();
+      if (await store.set(trainingKeys.starter, String(Date.now()), { ifAbsent: true })) {
+        try {
+          const result = await keeper.train(options.starterText!);
+          logInfo('starter_text_trained', { tokens: result.tokens });
+        } catch (error) {
+          // Not learned: the next request (here or on another instance) tries again.
+          await store.del(trainingKeys.starter).catch(() => 0);
+          throw error;
+        }
+        return true;
+      }
+      const claimed = Number(await store.get(trainingKeys.starter));
+      while (Date.now() < claimed + STARTER_WAIT_MS) {
+        if ((await readPosition()).chunks > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, STARTER_POLL_MS));
+      }
+      return true;
     } catch (error) {
       logError('starter_text_failed', error);
-      return position;
+      return false;
     }
   }
 
   async function upToDate(position?: CorpusPosition): Promise<void> {
     let where = position ?? (await readPosition());
-    if (!starterChecked) where = await seedStarter(where);
+    if (!starterSettled && where.chunks === 0) {
+      // Every request that finds the corpus empty waits for the same seeding, then looks again.
+      starterSeeding ??= seedStarter().then((settled) => {
+        if (settled) starterSettled = true;
+        else starterSeeding = undefined;
+      });
+      await starterSeeding;
+      where = await readPosition();
+    } else starterSettled = true;
     if (where.chunks === applied && where.epoch === epoch) return;
     await serialized(() => catchUp(where));
   }

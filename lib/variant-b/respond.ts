@@ -1,5 +1,5 @@
 import { evidenceBudgets, refText, type Source } from '../answer/index.js';
-import { emitInPieces, HttpError } from '../http/index.js';
+import { type DeltaSink, emitInPieces, HttpError } from '../http/index.js';
 import type { LanguageModel } from '../lm/index.js';
 import { logError } from '../log/index.js';
 import {
@@ -7,10 +7,12 @@ import {
   completeOrStream,
   type ExternalModel,
   ExternalModelError,
+  externalTokenBudget,
   rethrowIfInterrupted,
 } from '../provider/index.js';
 import { replyBudgets } from '../reply/index.js';
 import type { Services } from '../services/index.js';
+import { countTokens, limitStream, limitTokens } from '../text/index.js';
 import {
   groundedAnswer,
   groundingPrompt,
@@ -32,7 +34,7 @@ import type { ReasoningMode, VariantBRequest } from './schema.js';
 export interface VariantBResponse {
   response: string;
   mode: ReasoningMode;
-  /** Completion tokens of the external model when it answered, else the local tokenizer's count of `response`. */
+  /** The tokens of `response` as `countTokens` counts them (words and punctuation marks), at most `maxTokens`. */
   tokens: number;
   /** www only: the article the answer is grounded in. */
   source?: WikiSource;
@@ -56,11 +58,26 @@ const modeInstructions: Record<Exclude<ReasoningMode, 'www'>, string> = {
     'Decompose the request into its parts, answer each, examine edge cases (ambiguity, missing information, unusual readings), then end with a line starting with "Conclusion:".',
 };
 
-/** Answers one Variant B message. Any failure of the local model is a 500 `inference_failed`. */
+/**
+ * Answers one Variant B message within `maxTokens`: the limit applies last, to whatever the answer
+ * became, and a stream never sends more than it. Any failure of the local model is a 500
+ * `inference_failed`.
+ */
 export async function respondVariantB(
   services: Services,
   request: VariantBRequest,
-  onDelta?: (text: string) => void,
+  onDelta?: DeltaSink,
+): Promise<VariantBResponse> {
+  const stream = onDelta && limitStream(request.maxTokens, onDelta);
+  const answer = await answerVariantB(services, request, stream?.sink);
+  const limited = stream ? stream.finish(answer.response) : limitTokens(answer.response, request.maxTokens);
+  return { ...answer, response: limited.text, tokens: countTokens(limited.text) };
+}
+
+async function answerVariantB(
+  services: Services,
+  request: VariantBRequest,
+  onDelta?: DeltaSink,
 ): Promise<VariantBResponse> {
   const knowledge = await services.model.knowledge().catch(() => services.model.cachedKnowledge());
   const { model } = knowledge;
@@ -126,6 +143,7 @@ async function askExternal(
     draft: local.text,
     passages: local.context.map((source) => ({ text: source.text, where: refText(source) })),
     maxHistory: history.length,
+    maxTokens: request.maxTokens,
   });
   try {
     const completion = await completeOrStream(
@@ -134,6 +152,7 @@ async function askExternal(
         mode: mode === 'deep_think' ? 'apex' : mode === 'think' ? 'expert' : 'instant',
         system: `${prompt.system}\n\n${modeInstructions[mode]}`,
         messages: prompt.messages,
+        maxTokens: externalTokenBudget(request.maxTokens),
       },
       onDelta,
     );
@@ -171,6 +190,7 @@ async function answerFromWikipedia(
         {
           system: grounding.system,
           messages: [...history, { role: 'user', content: grounding.prompt }],
+          maxTokens: externalTokenBudget(request.maxTokens),
         },
         onDelta,
       );

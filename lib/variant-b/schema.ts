@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAX_REPLY_TOKENS } from '../chat/schema.js';
 
 /** Longest message accepted, in characters. */
 export const MAX_B_MESSAGE_CHARS = 4000;
@@ -34,6 +35,16 @@ export const variantBRequestSchema = v.object(
       'standard',
     ),
     history: v.optional(v.array(historyItemSchema, 'must be an array of { role, content }'), []),
+    /** Longest reply in tokens, counted as `tokens` counts them; by default the service's cap. */
+    maxTokens: v.optional(
+      v.pipe(
+        v.number('must be a number'),
+        v.integer('must be a whole number'),
+        v.minValue(1, 'must be at least 1'),
+        v.maxValue(MAX_REPLY_TOKENS, `must be at most ${MAX_REPLY_TOKENS}`),
+      ),
+      MAX_REPLY_TOKENS,
+    ),
     /** Server-sent events instead of one JSON body (as `Accept: text/event-stream` asks). */
     stream: v.optional(v.boolean('must be true or false')),
   },
