@@ -103,7 +103,13 @@ export function answerCandidates(
       }
       if (shape.kind === 'choice') {
         // Only a name qualifies the focus ("the Red sea"); "the external model" names nothing.
-        if (folded[i] === shape.focus && i > 0 && isAnswerWord(i - 1) && isName(folded[i - 1])) {
+        if (
+          folded[i] === shape.focus &&
+          i > 0 &&
+          /^\p{Lu}/u.test(tokens[i - 1]) &&
+          isAnswerWord(i - 1) &&
+          isName(folded[i - 1])
+        ) {
           add(tokens[i - 1], i - 1, AGENT_BONUS);
         }
         continue;

@@ -2,6 +2,7 @@ import type { LanguageModel } from '../lm/index.js';
 import { type PassageHit, type PassageIndex, type QueryTerm, queryTermsOf } from '../retrieval/index.js';
 
 import { type AnswerCandidate, answerCandidates, type EvidenceLine } from './candidates.js';
+import { fitsKind, relationCandidates, relationOf } from './lead-rules.js';
 import { includesWord, passageSnippet, sourceOf } from './passage-reply.js';
 import type { QuestionShape } from './question.js';
 import { trimToQuestion } from './trim.js';
@@ -9,6 +10,8 @@ import type { EvidenceBudget, Source } from './types.js';
 
 /** Least share of the question (weighted by how rare its words are) the best passage must cover. */
 export const COVERAGE_THRESHOLD = 0.5;
+/** Coverage needed when some word of the question was never taught. */
+const UNKNOWN_WORD_THRESHOLD = 0.6;
 /** Words an ellipsis carries over from the earlier question count this much against the message's own. */
 const CARRIED_WEIGHT = 0.6;
 /** Nearby lines (one-unit-a-line text) count this much for coverage and answers. */
@@ -19,6 +22,8 @@ const OTHER_PASSAGE_SHARE = 0.35;
 const CONFIDENCE_MARGIN = 1.25;
 /** Passages whose names may answer a who/where/how-many question (a "which X" looks at all). */
 const NAMING_PASSAGES = 3;
+/** Passages whose lines may hold the name a relation question asks for. */
+const RELATION_PASSAGES = 10;
 /** Rank added per word of the longest run of the message's words a passage repeats in order (quotes). */
 const RUN_BONUS = 0.08;
 
@@ -109,7 +114,10 @@ export function answerFromPassages(
   const best = evidence[0];
   // A name or number never taught ("Brazil", "2018") means the question is about something else.
   const unknownName = own.some((term) => term.name && index.documentFrequency(term.term) === 0);
-  if (!best || best.coverage < COVERAGE_THRESHOLD || unknownName) {
+  // A word never taught may be a paraphrase; it may also be what the question is about
+  // ("What causes earthquakes?"), so the rest must then cover more of it.
+  const threshold = unknownWords.length > 0 ? UNKNOWN_WORD_THRESHOLD : COVERAGE_THRESHOLD;
+  if (!best || best.coverage < threshold || unknownName) {
     return {
       ...base,
       status: 'unknown',
@@ -123,13 +131,24 @@ export function answerFromPassages(
 
   const questionTerms = new Set(query.map((term) => term.term));
   const maxIdf = index.idf('');
-  const candidates = answerCandidates(
-    request.shape,
-    questionTerms,
-    evidenceLines(index, request.shape.kind === 'choice' ? evidence : evidence.slice(0, NAMING_PASSAGES)),
-    (term) => (index.idf(term) / maxIdf) ** 2,
-    (word) => usuallyCapitalised(model, word),
-  );
+  const isName = (word: string) => usuallyCapitalised(model, word);
+  // A question that names a relation ("Ruth's mother in law") is answered by the name written in
+  // that relation, or not at all; any other short answer must be of the kind asked (who: a person).
+  const relation = request.shape.kind === 'person' ? relationOf(request.message) : null;
+  const candidates = (
+    relation
+      ? relationCandidates(relation, evidenceLines(index, evidence.slice(0, RELATION_PASSAGES)), isName)
+      : answerCandidates(
+          request.shape,
+          questionTerms,
+          evidenceLines(
+            index,
+            request.shape.kind === 'choice' ? evidence : evidence.slice(0, NAMING_PASSAGES),
+          ),
+          (term) => (index.idf(term) / maxIdf) ** 2,
+          isName,
+        )
+  ).filter((candidate) => fitsKind(index, candidate.text, request.shape.kind));
   const answer = confidentAnswer(candidates);
   const cited = citedEvidence(index, evidence, answer, request.budget.cite);
   const snippets: { text: string; block: boolean }[] = [];

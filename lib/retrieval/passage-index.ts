@@ -40,7 +40,7 @@ export interface PassageHit {
   ownScore: number;
   /** Query terms (indexes into the query) the passage or its heading path contains. */
   matched: number[];
-  /** Query terms only its neighbouring lines contain. */
+  /** Query terms only its neighbouring lines (or the other blocks of its section) contain. */
   matchedNearby: number[];
   /** Query terms its section's heading path contains. */
   matchedHeading: number[];
@@ -298,12 +298,23 @@ export class PassageIndex {
       bestScores[at] = score;
       bestIds[at] = id;
     }
+    // What the other blocks of a passage's section match: context, as neighbouring lines are for verses.
+    const sectionMasks = new Map<number, number>();
+    for (let i = 0; i < held; i++) sectionMasks.set(this.sectionOf[bestIds[i]], 0);
+    for (const id of touched) {
+      const section = this.sectionOf[id];
+      const mask = sectionMasks.get(section);
+      if (mask !== undefined && this.kinds[id] !== 'line') sectionMasks.set(section, mask | masks[id]);
+    }
     const hits: PassageHit[] = [];
     for (let i = 0; i < held; i++) {
       const id = bestIds[i];
       const before = this.neighbour(id, -1);
       const after = this.neighbour(id, 1);
-      const nearbyMask = (before >= 0 ? masks[before] : 0) | (after >= 0 ? masks[after] : 0);
+      const nearbyMask =
+        (before >= 0 ? masks[before] : 0) |
+        (after >= 0 ? masks[after] : 0) |
+        (this.kinds[id] === 'line' ? 0 : (sectionMasks.get(this.sectionOf[id]) ?? 0));
       const heading = headingScore(id);
       const headingMask = heading?.mask ?? 0;
       hits.push({
