@@ -17,6 +17,17 @@ const RELATION_WORD =
 /** The relation a who-question asks about, if any. */
 export function relationOf(question: string): Relation | null {
   const text = question.replace(/[?.!]+$/, '').trim();
+  // "the son of Abraham's brother Haran": the relation of the last name of what follows "of".
+  const of =
+    /\bthe\s+((?:first\s+|twin\s+)?[a-z]+(?:\s+in\s+law)?)\s+of\s+((?:\p{Lu}[\p{L}'’-]*\s*(?:[a-z]+\s+)?){1,3})/u.exec(
+      text,
+    );
+  if (of) {
+    const words = of[1].toLowerCase().split(/\s+/);
+    const head = words[words.length - 1] === 'law' ? words[0] : words[words.length - 1];
+    const names = of[2].match(/\p{Lu}[\p{L}-]*/gu) ?? [];
+    if (RELATION_WORD.test(head) && names.length > 0) return { of: names[names.length - 1], relation: words };
+  }
   const possessive = /(\p{Lu}[\p{L}-]*)['’]s?\s+((?:twin\s+)?[a-z]+(?:\s+in\s+law)?)\b/u.exec(text);
   if (
     possessive &&
@@ -27,12 +38,6 @@ export function relationOf(question: string): Relation | null {
     )
   ) {
     return { of: possessive[1], relation: possessive[2].toLowerCase().split(/\s+/) };
-  }
-  const of = /\bthe\s+((?:first\s+|twin\s+)?[a-z]+(?:\s+in\s+law)?)\s+of\s+(\p{Lu}[\p{L}-]*)/u.exec(text);
-  if (of) {
-    const words = of[1].toLowerCase().split(/\s+/);
-    const head = words[words.length - 1] === 'law' ? words[0] : words[words.length - 1];
-    if (RELATION_WORD.test(head)) return { of: of[2], relation: words };
   }
   return null;
 }
@@ -100,9 +105,18 @@ function matchesAt(words: readonly string[], at: number, phrase: readonly string
 }
 
 /** How often a word is written after a word of a kind, from a sample of the passages holding it. */
-const kindCache = new WeakMap<PassageIndex, Map<string, { the: number; locative: number; seen: number }>>();
+const kindCache = new WeakMap<PassageIndex, Map<string, Usage>>();
+
+interface Usage {
+  the: number;
+  locative: number;
+  place: number;
+  seen: number;
+}
 const SAMPLE = 40;
 const LOCATIVE = new Set(['in', 'to', 'from', 'unto', 'at', 'into', 'toward', 'towards', 'near', 'of', 'on']);
+/** Words before a place that seldom stand before a person ("in Zidon", "from Moab"; people are spoken "unto"). */
+const PLACE_ONLY = new Set(['in', 'at', 'into', 'from', 'toward', 'towards', 'near', 'throughout']);
 
 /**
  * Whether a short answer is of the kind the question asks: for "who", a word the text seldom
@@ -114,11 +128,11 @@ export function fitsKind(index: PassageIndex, answer: string, kind: AnswerKind):
   const word = foldCase(answer.split(/\s+/)[0]);
   const usage = usageOf(index, word);
   if (usage.seen === 0) return true;
-  if (kind === 'person') return usage.the / usage.seen < 0.25;
+  if (kind === 'person') return usage.the / usage.seen < 0.25 && usage.place / usage.seen < 0.3;
   return usage.locative / usage.seen >= 0.15;
 }
 
-function usageOf(index: PassageIndex, word: string): { the: number; locative: number; seen: number } {
+function usageOf(index: PassageIndex, word: string): Usage {
   let cache = kindCache.get(index);
   if (!cache || cache.size > 5000) {
     cache = new Map();
@@ -126,7 +140,7 @@ function usageOf(index: PassageIndex, word: string): { the: number; locative: nu
   }
   const cached = cache.get(word);
   if (cached) return cached;
-  const usage = { the: 0, locative: 0, seen: 0 };
+  const usage = { the: 0, locative: 0, place: 0, seen: 0 };
   const term = searchTerm(word);
   const termId = term ? index.termIds.get(term) : undefined;
   const list = termId === undefined ? [] : index.postings[termId];
@@ -138,6 +152,7 @@ function usageOf(index: PassageIndex, word: string): { the: number; locative: nu
       usage.seen++;
       if (folded[at - 1] === 'the') usage.the++;
       if (LOCATIVE.has(folded[at - 1] ?? '')) usage.locative++;
+      if (PLACE_ONLY.has(folded[at - 1] ?? '')) usage.place++;
     });
   }
   cache.set(word, usage);
