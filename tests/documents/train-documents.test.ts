@@ -21,12 +21,15 @@ async function trainEndpoint() {
   return { services, train: endpoint(trainHandlers(() => services)) };
 }
 
-const MARKDOWN = '# Shop\n\n## Returns\n\nReturns are free within thirty days.\n\n```sh\nshop return 42\n```\n';
+const MARKDOWN =
+  '# Shop\n\n## Returns\n\nReturns are free within thirty days.\n\n```sh\nshop return 42\n```\n';
 
 describe('POST /api/train with documents', () => {
   it('stores a JSON text with its format and name, and the model learns its prose but not its code', async () => {
     const { services, train } = await trainEndpoint();
-    const response = await train.fetch(postJson(URL, { text: MARKDOWN, format: 'markdown', name: 'shop.md' }));
+    const response = await train.fetch(
+      postJson(URL, { text: MARKDOWN, format: 'markdown', name: 'shop.md' }),
+    );
     expect(response.status).toBe(200);
     const [chunk] = await services.store.lrange(trainingKeys.chunks, 0, -1);
     expect(decodeChunk(chunk!)).toEqual({ format: 'markdown', name: 'shop.md', text: MARKDOWN });
