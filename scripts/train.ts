@@ -1,25 +1,35 @@
 /**
- * `npm run train -- FILE [--url URL]`: trains the model on a text file of any size. The file is
- * read as a stream and cut into parts under the server's 1 MB cap (at blank lines, else at line
- * ends), which are sent in order to POST /api/train, waiting out 429/503 (Retry-After) and
- * network errors. A progress bar on a terminal, one line per part otherwise.
+ * `npm run train -- PATH... [--url URL]`: trains the model on files of any size: .txt, .md, .html
+ * and .pdf, folders included (every such file under them). Text is read as a stream and cut into
+ * parts under the server's 1 MB cap (at blank lines, else at line ends; Markdown before headings),
+ * each sent with its format and file name to POST /api/train; a PDF is sent whole as a file (the
+ * server extracts its text). 429/503 (Retry-After) and network errors are waited out. A progress
+ * bar on a terminal, one line per part otherwise.
  */
 import { randomUUID } from 'node:crypto';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import {
+  type DocumentFile,
+  documentFilesOf,
   formatBytes,
+  type PartResult,
   partsOf,
   progressLine,
   type SendNotice,
+  sendFile,
   sendPart,
+  splitForTraining,
+  splitMarkdownForTraining,
   utf8Bytes,
 } from '../lib/train-client/index.js';
-import { MAX_TRAIN_TEXT_BYTES } from '../lib/training/schema.js';
+import { MAX_TRAIN_FILE_BYTES, MAX_TRAIN_TEXT_BYTES } from '../lib/training/schema.js';
 
-const USAGE = `usage: npm run train -- FILE [--url URL] [--part-bytes N]
+const USAGE = `usage: npm run train -- FILE... [--url URL] [--part-bytes N]
 
-  FILE           a UTF-8 text file, any size
+  FILE           a file (.txt, .md, .html, .pdf; any other name is read as UTF-8 text), any size,
+                 or a folder: every .txt, .md, .html and .pdf under it
   --url URL      the service (default http://localhost:3000; a URL ending in /api/train is used as is)
   --part-bytes N largest part in bytes (default and maximum ${MAX_TRAIN_TEXT_BYTES})
 `;
@@ -40,22 +50,15 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  if (positionals.length !== 1)
-    throw new UsageError(positionals.length ? 'one FILE at a time' : 'FILE is required');
-  const file = positionals[0]!;
+  if (positionals.length === 0) throw new UsageError('FILE is required');
   const partBytes = values['part-bytes'] === undefined ? MAX_TRAIN_TEXT_BYTES : Number(values['part-bytes']);
   if (!Number.isInteger(partBytes) || partBytes < 16 || partBytes > MAX_TRAIN_TEXT_BYTES) {
     throw new UsageError(`--part-bytes must be a whole number from 16 to ${MAX_TRAIN_TEXT_BYTES}`);
   }
   const url = trainUrl(values.url!);
-  let totalBytes: number;
-  try {
-    totalBytes = statSync(file).size;
-  } catch (error) {
-    throw new Error(
-      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
-  }
+  const files = await documentFilesOf(positionals);
+  const totalBytes = files.reduce((sum, file) => sum + file.bytes, 0);
+  const what = positionals.length === 1 ? positionals[0]! : `${files.length} files`;
 
   const tty = process.stderr.isTTY === true;
   const run = randomUUID();
@@ -73,22 +76,29 @@ async function main(argv: string[]): Promise<void> {
   };
 
   say(
-    `Training ${url} on ${file} (${formatBytes(totalBytes)}) in parts of at most ${formatBytes(partBytes)}`,
+    `Training ${url} on ${what} (${formatBytes(totalBytes)}) in parts of at most ${formatBytes(partBytes)}`,
   );
   draw();
   const started = performance.now();
-  const text = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 });
-  for await (const part of partsOf(text, partBytes)) {
-    const result = await sendPart(part, { url, idempotencyKey: `${run}-${state.parts + 1}`, onNotice });
-    state.parts++;
-    state.sentBytes += utf8Bytes(part) + 2;
-    state.tokens += result.tokens;
-    state.vocabSize = result.vocabSize;
-    if (tty) draw();
-    else
-      say(
-        `part ${state.parts}: ${formatBytes(utf8Bytes(part))}, ${result.tokens} tokens, vocabulary ${result.vocabSize}`,
-      );
+  for (const file of files) {
+    if (files.length > 1) say(`${file.name} (${file.format}, ${formatBytes(file.bytes)})`);
+    for await (const part of partsOfFile(file, partBytes)) {
+      const options = { url, idempotencyKey: `${run}-${state.parts + 1}`, onNotice, ...file };
+      const result: PartResult =
+        typeof part === 'string'
+          ? await sendPart(part, options)
+          : await sendFile(part, file.name.split('/').pop()!, options);
+      const bytes = typeof part === 'string' ? utf8Bytes(part) : part.byteLength;
+      state.parts++;
+      state.sentBytes += bytes + 2;
+      state.tokens += result.tokens;
+      state.vocabSize = result.vocabSize;
+      if (tty) draw();
+      else
+        say(
+          `part ${state.parts}: ${formatBytes(bytes)}, ${result.tokens} tokens, vocabulary ${result.vocabSize}`,
+        );
+    }
   }
   state.sentBytes = totalBytes;
   draw();
@@ -96,9 +106,32 @@ async function main(argv: string[]): Promise<void> {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   process.stdout.write(
     state.parts === 0
-      ? `Nothing to train: ${file} holds no text.\n`
+      ? `Nothing to train: ${what} holds no text.\n`
       : `Trained ${state.parts} part${state.parts === 1 ? '' : 's'} in ${seconds} s: ${state.tokens} tokens, vocabulary ${state.vocabSize}.\n`,
   );
+}
+
+/**
+ * The parts of one file: a PDF whole (bytes), Markdown cut before headings, HTML whole when it
+ * fits (else as text), other text streamed in parts.
+ */
+async function* partsOfFile(file: DocumentFile, partBytes: number): AsyncGenerator<string | Uint8Array> {
+  if (file.format === 'pdf') {
+    if (file.bytes > MAX_TRAIN_FILE_BYTES) {
+      throw new Error(
+        `${file.name} is ${formatBytes(file.bytes)}; a PDF may be at most ${formatBytes(MAX_TRAIN_FILE_BYTES)}`,
+      );
+    }
+    yield new Uint8Array(await readFile(file.path));
+    return;
+  }
+  if (file.format === 'markdown' || file.format === 'html') {
+    const text = await readFile(file.path, 'utf8');
+    if (file.format === 'markdown') yield* splitMarkdownForTraining(text, partBytes);
+    else yield* utf8Bytes(text) <= partBytes ? [text] : splitForTraining(text, partBytes);
+    return;
+  }
+  yield* partsOf(createReadStream(file.path, { encoding: 'utf8', highWaterMark: 256 * 1024 }), partBytes);
 }
 
 /** The train endpoint of a base URL: `http://host:3000` -> `http://host:3000/api/train`. */

@@ -1,4 +1,6 @@
 export { decodeChunk, encodeChunk } from './chunk.js';
+export { extractPdfText } from './extract-pdf.js';
+export { DOCUMENT_EXTENSIONS, formatOfFile, requireFormatOfFile } from './file-format.js';
 export { plainTextOf } from './plain-text.js';
 export { readDocument } from './read-document.js';
 export { readDialogue } from './readers/dialogue.js';

@@ -68,8 +68,9 @@ export const paths: Record<string, PathItem> = {
     post: {
       operationId: 'train',
       tags: ['Variant A'],
-      summary: 'Train the n-gram model on text',
+      summary: 'Train the n-gram model on text or a document',
       description:
+        'A JSON text (with its format and a name), or a multipart form with one file (.txt, .md, .html, .pdf). ' +
         'Rate-limited per client address like chat. All or nothing: a train that fails leaves no trace. ' +
         'With an Idempotency-Key, a retry (within 24 h) trains nothing and answers what the first request did.',
       parameters: [
@@ -82,7 +83,13 @@ export const paths: Record<string, PathItem> = {
           schema: { type: 'string', pattern: '^[!-~]{1,128}$' },
         },
       ],
-      requestBody: { required: true, content: jsonBody(ref('TrainRequest')) },
+      requestBody: {
+        required: true,
+        content: {
+          ...jsonBody(ref('TrainRequest')),
+          'multipart/form-data': { schema: ref('TrainUploadRequest') },
+        },
+      },
       responses: {
         200: ok('The text was learnt.', ref('TrainResponse'), {
           headers: { 'Idempotent-Replayed': header('Idempotent-Replayed') },

@@ -167,6 +167,45 @@ export const schemas: Record<string, JsonSchema> = {
     required: ['text'],
     properties: {
       text: { type: 'string', minLength: 1, description: 'At most 1 MB of UTF-8; more is a 413.' },
+      format: {
+        enum: ['text', 'markdown', 'html', 'dialogue'],
+        default: 'text',
+        description:
+          'How the text is written: plain text (manuals, FAQs, a sentence a line), Markdown, HTML, or a dialogue ' +
+          '("User:"/"Assistant:" or "Q:"/"A:" turns; one without turns is a 400). It is read by its structure: ' +
+          'sections under headings, paragraphs, list items, code, table rows.',
+      },
+      name: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 200,
+        description: 'A file name the replies cite the text by (e.g. "docs/install.md").',
+      },
+    },
+  },
+  TrainUploadRequest: {
+    type: 'object',
+    required: ['file'],
+    properties: {
+      file: {
+        type: 'string',
+        contentMediaType: 'application/octet-stream',
+        description:
+          'A .txt, .md, .html or .pdf file (kind from the file name, else its content type; another kind is a 415), ' +
+          "at most 4 MB. A PDF's text is extracted (one that cannot be read or holds no text is a 400); the 1 MB " +
+          'text limit applies after extraction (413).',
+      },
+      name: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 200,
+        description: 'Cite it by this name instead of the file name.',
+      },
+      format: {
+        enum: ['text', 'markdown', 'html', 'dialogue'],
+        description:
+          'Read a text file as this format instead of the one its name says (e.g. a .txt dialogue).',
+      },
     },
   },
   TrainResponse: {

@@ -19,6 +19,10 @@ export interface SendOptions {
   onNotice?: (notice: SendNotice) => void;
   /** Attempts in all before giving up (default 8). */
   attempts?: number;
+  /** How the text is written (`text` when absent): `markdown`, `html`, `dialogue`. */
+  format?: string;
+  /** The file name the service cites the text by. */
+  name?: string;
 }
 
 /** A part the server refused (bad input, too large ...) or that failed every attempt. */
@@ -40,19 +44,44 @@ const MAX_BACKOFF_MS = 30_000;
  * there is none), a network error or another 5xx backs off exponentially; any other status is
  * final. Resolves with the server's counts.
  */
-export async function sendPart(text: string, options: SendOptions): Promise<PartResult> {
+export function sendPart(text: string, options: SendOptions): Promise<PartResult> {
+  const body = JSON.stringify({
+    text,
+    ...(options.format && options.format !== 'text' ? { format: options.format } : {}),
+    ...(options.name ? { name: options.name } : {}),
+  });
+  return sendWithRetries(() => ({ headers: { 'content-type': 'application/json' }, body }), options);
+}
+
+/**
+ * Sends a whole file (a PDF: the server extracts its text) as a multipart form, with the same
+ * retries as `sendPart`.
+ */
+export function sendFile(bytes: Uint8Array, filename: string, options: SendOptions): Promise<PartResult> {
+  return sendWithRetries(() => {
+    const form = new FormData();
+    form.set('file', new Blob([new Uint8Array(bytes)]), filename);
+    if (options.name) form.set('name', options.name);
+    return { body: form };
+  }, options);
+}
+
+async function sendWithRetries(
+  init: () => { headers?: Record<string, string>; body: string | FormData },
+  options: SendOptions,
+): Promise<PartResult> {
   const fetch = options.fetch ?? globalThis.fetch;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const attempts = options.attempts ?? 8;
-  const body = JSON.stringify({ text });
   let lastProblem = '';
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (attempt - 1));
     let response: Response;
     try {
+      const { headers, body } = init();
       response = await fetch(options.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': options.idempotencyKey },
+        headers: { ...headers, 'idempotency-key': options.idempotencyKey },
         body,
       });
     } catch (error) {

@@ -122,3 +122,46 @@ export async function* partsOf(chunks: AsyncIterable<string>, maxBytes: number):
   for await (const chunk of chunks) yield* packer.push(chunk);
   yield* packer.end();
 }
+
+const ATX_HEADING = /^ {0,3}#{1,6}(?:\s|$)/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * Splits Markdown into parts of at most `maxBytes`, cut before headings (never inside a fenced
+ * code block), so each part parses as Markdown of its own; a section larger than a part is cut as
+ * `splitForTraining` cuts text.
+ */
+export function splitMarkdownForTraining(text: string, maxBytes: number): string[] {
+  const sections: string[] = [];
+  let section: string[] = [];
+  let fence: string | undefined;
+  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+    const opened = FENCE.exec(line)?.[1];
+    if (fence === undefined && ATX_HEADING.test(line) && section.length > 0) {
+      sections.push(section.join('\n'));
+      section = [];
+    }
+    if (opened && fence === undefined) fence = opened[0];
+    else if (opened && fence !== undefined && opened[0] === fence) fence = undefined;
+    section.push(line);
+  }
+  if (section.length > 0) sections.push(section.join('\n'));
+  const parts: string[] = [];
+  let part = '';
+  const flush = () => {
+    if (part.trim() !== '') parts.push(part);
+    part = '';
+  };
+  for (const piece of sections) {
+    if (piece.trim() === '') continue;
+    if (utf8Bytes(piece) > maxBytes) {
+      flush();
+      parts.push(...splitForTraining(piece, maxBytes));
+      continue;
+    }
+    if (part !== '' && utf8Bytes(part) + 1 + utf8Bytes(piece) > maxBytes) flush();
+    part = part === '' ? piece : `${part}\n${piece}`;
+  }
+  flush();
+  return parts;
+}

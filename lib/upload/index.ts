@@ -1,6 +1,6 @@
 export { assertImageId, imageIdOf } from './image-keys.js';
 export { loadStoredImage } from './load-image.js';
-export { type ParsedUpload, parseImageUpload } from './parse-upload.js';
+export { type ParsedUpload, parseFileUpload, parseImageUpload, type UploadOptions } from './parse-upload.js';
 export { type UploadedImage, uploadedImageSchema } from './schema.js';
 export {
   RESPONSE_BASE64_BUDGET,

@@ -9,6 +9,14 @@ export interface ParsedUpload {
   bytes: Uint8Array;
   filename?: string;
   declaredType?: string;
+  /** The small text fields sent beside the file (at most 8, 1 KB each). */
+  fields: Record<string, string>;
+}
+
+export interface UploadOptions {
+  maxBytes: number;
+  /** What the file is, for messages ("image", "document"); default "image". */
+  subject?: string;
 }
 
 /**
@@ -25,21 +33,19 @@ const FILE_FIELD = 'file';
  * more than one file part, and malformed multipart (bad boundary, oversized part header,
  * truncated body).
  */
-export async function parseImageUpload(
-  request: Request,
-  options: { maxBytes: number },
-): Promise<ParsedUpload> {
+export async function parseImageUpload(request: Request, options: UploadOptions): Promise<ParsedUpload> {
   const { maxBytes } = options;
+  const subject = options.subject ?? 'image';
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) {
     throw new HttpError(
       'unsupported_media_type',
-      'Send the image as multipart/form-data with one file part named "file".',
+      `Send the ${subject} as multipart/form-data with one file part named "file".`,
     );
   }
   const declaredLength = Number(request.headers.get('content-length') ?? Number.NaN);
   if (Number.isFinite(declaredLength) && declaredLength > maxBytes + MULTIPART_OVERHEAD_BYTES) {
-    throw tooLarge(maxBytes);
+    throw tooLarge(maxBytes, subject);
   }
   if (!request.body) throw missingFile();
 
@@ -55,14 +61,23 @@ export async function parseImageUpload(
     throw malformed(error);
   }
   const source = Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>);
-  return collectFile(source, parser, maxBytes);
+  return collectFile(source, parser, maxBytes, subject);
 }
 
-function collectFile(source: Readable, parser: Busboy, maxBytes: number): Promise<ParsedUpload> {
+/** The same for any file kind: the request's one file part and its fields. */
+export const parseFileUpload = parseImageUpload;
+
+function collectFile(
+  source: Readable,
+  parser: Busboy,
+  maxBytes: number,
+  subject: string,
+): Promise<ParsedUpload> {
   return new Promise((resolve, reject) => {
     let settled = false;
     let upload: ParsedUpload | undefined;
     let fileSentAsText = false;
+    const fields: Record<string, string> = {};
 
     const fail = (error: HttpError) => {
       if (settled) return;
@@ -86,7 +101,7 @@ function collectFile(source: Readable, parser: Busboy, maxBytes: number): Promis
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => {
         chunks.length = 0;
-        fail(tooLarge(maxBytes));
+        fail(tooLarge(maxBytes, subject));
       });
       stream.on('error', (error) => fail(malformed(error)));
       stream.on('end', () => {
@@ -95,11 +110,13 @@ function collectFile(source: Readable, parser: Busboy, maxBytes: number): Promis
           bytes: Buffer.concat(chunks),
           ...(info.filename ? { filename: info.filename } : {}),
           ...(info.mimeType ? { declaredType: info.mimeType } : {}),
+          fields,
         };
       });
     });
-    parser.on('field', (name) => {
+    parser.on('field', (name, value) => {
       if (name === FILE_FIELD) fileSentAsText = true;
+      else fields[name] = value;
     });
     parser.on('filesLimit', () =>
       fail(new HttpError('bad_request', 'Send exactly one file part named "file"; this upload has more.')),
@@ -115,15 +132,15 @@ function collectFile(source: Readable, parser: Busboy, maxBytes: number): Promis
     let received = 0;
     source.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > maxBytes + MULTIPART_OVERHEAD_BYTES) fail(tooLarge(maxBytes));
+      if (received > maxBytes + MULTIPART_OVERHEAD_BYTES) fail(tooLarge(maxBytes, subject));
     });
     source.on('error', (error) => fail(malformed(error)));
     source.pipe(parser);
   });
 }
 
-function tooLarge(maxBytes: number): HttpError {
-  return new HttpError('payload_too_large', `The image is larger than ${formatByteLimit(maxBytes)}.`, {
+function tooLarge(maxBytes: number, subject: string): HttpError {
+  return new HttpError('payload_too_large', `The ${subject} is larger than ${formatByteLimit(maxBytes)}.`, {
     limitBytes: maxBytes,
   });
 }

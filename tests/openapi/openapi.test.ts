@@ -325,6 +325,23 @@ describe('POST /api/train', () => {
     expect(result.body).toMatchObject({ ok: true, tokens: expect.any(Number) });
   });
 
+  it('learns a Markdown text with a name, and an uploaded document', async () => {
+    const text = '# Shop\n\n## Returns\n\nReturns are free within thirty days.\n';
+    expectConforms(
+      await call('POST', '/train', { json: { text, format: 'markdown', name: 'shop.md' } }),
+      200,
+    );
+    const form = new FormData();
+    form.set('file', new Blob([text], { type: 'text/markdown' }), 'shop.md');
+    expectConforms(await call('POST', '/train', { body: form }), 200);
+  });
+
+  it('answers 415 to an uploaded file of a kind it cannot read', async () => {
+    const form = new FormData();
+    form.set('file', new Blob(['PK']), 'report.docx');
+    expectConforms(await call('POST', '/train', { body: form }), 415);
+  });
+
   it('answers 400 without text', async () => {
     expectConforms(await call('POST', '/train', { json: {} }), 400);
     expectConforms(await call('POST', '/train', { json: { text: 42 } }), 400);

@@ -1,5 +1,364 @@
+import { parseDocument } from 'htmlparser2';
+import { SectionBuilder } from '../section-builder.js';
 import type { Section } from '../types.js';
+import { codeSpan, fencedCode } from './inline.js';
 
-export function readHtml(_text: string): { title?: string; sections: Section[] } {
-  return { sections: [] };
+/** The part of htmlparser2's DOM this reader looks at. */
+interface HtmlNode {
+  type: string;
+  name?: string;
+  data?: string;
+  attribs?: Record<string, string>;
+  children?: HtmlNode[];
+  startIndex?: number | null;
+}
+
+/** Never content: page furniture, scripts, forms. */
+const DROPPED = new Set([
+  'nav',
+  'header',
+  'footer',
+  'aside',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'canvas',
+  'iframe',
+  'form',
+  'button',
+  'select',
+  'dialog',
+  'head',
+]);
+const DROPPED_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search']);
+const BLOCKS = new Set([
+  'p',
+  'ul',
+  'ol',
+  'dl',
+  'pre',
+  'table',
+  'blockquote',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'div',
+  'section',
+  'article',
+  'main',
+  'figure',
+  'details',
+  'hr',
+]);
+
+/**
+ * Reads HTML through htmlparser2 (a real, forgiving parser): the main content (`<main>`, the
+ * `<article>` with the most text, else `<body>`) as headings h1–h6, paragraphs, list items,
+ * code blocks, table rows, definition terms and quotes; navigation, headers, footers, asides,
+ * scripts and styles are dropped. Blocks keep clean Markdown for replies.
+ */
+export function readHtml(html: string): { title?: string; sections: Section[] } {
+  const root = parseDocument(html, { withStartIndices: true }) as unknown as HtmlNode;
+  const title = textOf(find(root, (node) => node.name === 'title'));
+  const reader = new HtmlReader(html);
+  reader.readChildren(mainContent(root));
+  return { ...(title ? { title } : {}), sections: reader.builder.finish() };
+}
+
+function find(node: HtmlNode, test: (node: HtmlNode) => boolean): HtmlNode | undefined {
+  if (test(node)) return node;
+  for (const child of node.children ?? []) {
+    const found = find(child, test);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function findAll(node: HtmlNode, test: (node: HtmlNode) => boolean, out: HtmlNode[] = []): HtmlNode[] {
+  if (test(node)) out.push(node);
+  for (const child of node.children ?? []) findAll(child, test, out);
+  return out;
+}
+
+function isDropped(node: HtmlNode): boolean {
+  if (node.type === 'comment' || node.type === 'directive') return true;
+  if (node.type === 'script' || node.type === 'style') return true;
+  if (!node.name) return false;
+  const attribs = node.attribs ?? {};
+  return (
+    DROPPED.has(node.name) ||
+    DROPPED_ROLES.has(attribs.role ?? '') ||
+    attribs['aria-hidden'] === 'true' ||
+    'hidden' in attribs
+  );
+}
+
+function mainContent(root: HtmlNode): HtmlNode {
+  const main = find(root, (node) => node.name === 'main' || node.attribs?.role === 'main');
+  if (main) return main;
+  const articles = findAll(root, (node) => node.name === 'article');
+  if (articles.length > 0) {
+    return articles.reduce((best, article) =>
+      textOf(article).length > textOf(best).length ? article : best,
+    );
+  }
+  return find(root, (node) => node.name === 'body') ?? root;
+}
+
+/** Plain text of a subtree, whitespace collapsed, furniture left out. */
+function textOf(node: HtmlNode | undefined): string {
+  if (!node) return '';
+  return inline(node.children ?? []).text;
+}
+
+/** Inline content as plain text and as Markdown. */
+function inline(nodes: readonly HtmlNode[]): { text: string; markdown: string } {
+  let text = '';
+  let markdown = '';
+  for (const node of nodes) {
+    if (isDropped(node)) continue;
+    if (node.type === 'text') {
+      text += node.data ?? '';
+      markdown += node.data ?? '';
+      continue;
+    }
+    const inner = inline(node.children ?? []);
+    switch (node.name) {
+      case 'br':
+        text += ' ';
+        markdown += ' ';
+        break;
+      case 'img':
+        break;
+      case 'code':
+      case 'kbd':
+      case 'samp':
+      case 'tt':
+        text += inner.text;
+        markdown += inner.text.trim() === '' ? inner.text : codeSpan(inner.text.trim());
+        break;
+      case 'strong':
+      case 'b':
+        text += inner.text;
+        markdown += inner.markdown.trim() === '' ? inner.markdown : `**${inner.markdown.trim()}**`;
+        break;
+      case 'em':
+      case 'i':
+        text += inner.text;
+        markdown += inner.markdown.trim() === '' ? inner.markdown : `_${inner.markdown.trim()}_`;
+        break;
+      case 'a': {
+        const href = node.attribs?.href ?? '';
+        text += inner.text;
+        markdown +=
+          /^https?:\/\//.test(href) && inner.markdown.trim() !== ''
+            ? `[${inner.markdown.trim()}](${href})`
+            : inner.markdown;
+        break;
+      }
+      default:
+        text += inner.text;
+        markdown += inner.markdown;
+    }
+  }
+  return { text: collapse(text), markdown: collapse(markdown) };
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+class HtmlReader {
+  readonly builder = new SectionBuilder();
+  private readonly lineStarts: number[] = [0];
+
+  constructor(source: string) {
+    for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
+  }
+
+  /** Reads block-level children; runs of inline content between blocks become paragraphs. */
+  readChildren(node: HtmlNode): void {
+    let run: HtmlNode[] = [];
+    const flush = () => {
+      if (run.length > 0) this.paragraph(run);
+      run = [];
+    };
+    for (const child of node.children ?? []) {
+      if (isDropped(child)) continue;
+      if (child.name && (BLOCKS.has(child.name) || child.name === 'li' || child.name === 'dt')) {
+        flush();
+        this.readBlock(child);
+      } else run.push(child);
+    }
+    flush();
+  }
+
+  /** 1-based source line where a node starts. */
+  private lineOf(node: HtmlNode | undefined): number {
+    const offset = node?.startIndex ?? 0;
+    let low = 0;
+    let high = this.lineStarts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.lineStarts[middle] <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
+  }
+
+  private paragraph(nodes: readonly HtmlNode[]): void {
+    const { text, markdown } = inline(nodes);
+    if (text !== '') this.builder.block({ kind: 'paragraph', text, markdown, line: this.lineOf(nodes[0]) });
+  }
+
+  private readBlock(node: HtmlNode): void {
+    const name = node.name ?? '';
+    if (/^h[1-6]$/.test(name)) {
+      this.builder.heading(Number(name[1]), textOf(node));
+      return;
+    }
+    switch (name) {
+      case 'p':
+        this.paragraph(node.children ?? []);
+        return;
+      case 'ul':
+      case 'ol':
+        this.list(node, name === 'ol', 0);
+        return;
+      case 'pre':
+        this.code(node);
+        return;
+      case 'table':
+        this.table(node);
+        return;
+      case 'blockquote': {
+        const { text, markdown } = inline(node.children ?? []);
+        if (text !== '') this.builder.block({ kind: 'quote', text, markdown, line: this.lineOf(node) });
+        return;
+      }
+      case 'dl':
+        this.definitions(node);
+        return;
+      case 'hr':
+        return;
+      default:
+        this.readChildren(node);
+    }
+  }
+
+  private list(node: HtmlNode, ordered: boolean, depth: number): void {
+    let number = Number(node.attribs?.start ?? 1) || 1;
+    for (const item of node.children ?? []) {
+      if (item.name !== 'li') continue;
+      const own = (item.children ?? []).filter((child) => child.name !== 'ul' && child.name !== 'ol');
+      const { text, markdown } = inline(own.filter((child) => child.name !== 'pre'));
+      if (text !== '') {
+        const name = leadingTerm(own);
+        this.builder.block({
+          kind: 'list-item',
+          text,
+          markdown: `${'  '.repeat(depth)}${ordered ? `${number}.` : '-'} ${markdown}`,
+          line: this.lineOf(item),
+          ...(name ? { name } : {}),
+        });
+      }
+      number++;
+      for (const child of item.children ?? []) {
+        if (child.name === 'ul' || child.name === 'ol') this.list(child, child.name === 'ol', depth + 1);
+        else if (child.name === 'pre') this.code(child);
+      }
+    }
+  }
+
+  private code(node: HtmlNode): void {
+    const text = rawText(node).replace(/^\n/, '').replace(/\s+$/, '');
+    if (text === '') return;
+    const classes = [node, ...(node.children ?? []).filter((child) => child.name === 'code')]
+      .map((element) => element.attribs?.class ?? '')
+      .join(' ');
+    const lang = /(?:^|\s)(?:language|lang)-([\w+#-]+)/.exec(classes)?.[1];
+    this.builder.block({
+      kind: 'code',
+      text,
+      markdown: fencedCode(text, lang),
+      line: this.lineOf(node),
+      ...(lang ? { lang } : {}),
+    });
+  }
+
+  private table(node: HtmlNode): void {
+    const rows = findAll(node, (child) => child.name === 'tr');
+    let headers: string[] = [];
+    for (const row of rows) {
+      const cells = (row.children ?? []).filter((cell) => cell.name === 'td' || cell.name === 'th');
+      if (cells.length === 0) continue;
+      if (cells.every((cell) => cell.name === 'th') && headers.length === 0) {
+        headers = cells.map((cell) => textOf(cell));
+        continue;
+      }
+      const texts = cells.map((cell) => inline(cell.children ?? []));
+      const name = texts[0].text;
+      const describe = (values: string[]) =>
+        values.length === 2
+          ? values[1]
+          : values
+              .slice(1)
+              .map((value, column) =>
+                headers[column + 1] && value ? `${headers[column + 1]}: ${value}` : value,
+              )
+              .filter((value) => value !== '')
+              .join('; ');
+      const plain = describe(texts.map((cell) => cell.text));
+      const marked = describe(texts.map((cell) => cell.markdown));
+      if (name === '' && plain === '') continue;
+      this.builder.block({
+        kind: 'table-row',
+        text: name === '' ? plain : plain === '' ? name : `${name}: ${plain}`,
+        markdown:
+          name === '' ? marked : marked === '' ? texts[0].markdown : `${texts[0].markdown}: ${marked}`,
+        line: this.lineOf(row),
+        ...(name ? { name } : {}),
+      });
+    }
+  }
+
+  private definitions(node: HtmlNode): void {
+    let term: { text: string; markdown: string } | undefined;
+    for (const child of node.children ?? []) {
+      if (child.name === 'dt') term = inline(child.children ?? []);
+      else if (child.name === 'dd') {
+        const { text, markdown } = inline(child.children ?? []);
+        if (text === '') continue;
+        this.builder.block({
+          kind: 'list-item',
+          text: term ? `${term.text}: ${text}` : text,
+          markdown: term ? `- ${term.markdown}: ${markdown}` : `- ${markdown}`,
+          line: this.lineOf(child),
+          ...(term?.text ? { name: term.text } : {}),
+        });
+      }
+    }
+  }
+}
+
+/** The text inside a <pre>, line breaks kept. */
+function rawText(node: HtmlNode): string {
+  if (node.type === 'text') return node.data ?? '';
+  if (node.name === 'br') return '\n';
+  return (node.children ?? []).map(rawText).join('');
+}
+
+/** An item's leading <code> or <strong> term, when text follows it. */
+function leadingTerm(nodes: readonly HtmlNode[]): string | undefined {
+  const meaningful = nodes.filter((node) => !(node.type === 'text' && (node.data ?? '').trim() === ''));
+  const first = meaningful[0];
+  if (!first || meaningful.length < 2) return undefined;
+  if (first.name !== 'code' && first.name !== 'strong' && first.name !== 'b') return undefined;
+  const name = textOf(first);
+  return name !== '' && name.length <= 60 ? name : undefined;
 }

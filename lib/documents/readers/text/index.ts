@@ -9,6 +9,7 @@ import {
   isManFooter,
   isProseLike,
   joinLines,
+  PDF_HEADING_UNDERLINES,
   type SourceLine,
   sourceLines,
   UNDERLINE,
@@ -146,6 +147,10 @@ class TextReader {
       case 'underlined': {
         if (heading.depth !== undefined) return heading.depth;
         const style = heading.underline ?? '=';
+        if (this.options.pages) {
+          const rank = PDF_HEADING_UNDERLINES.indexOf(style as '=');
+          if (rank >= 0) return rank + 1;
+        }
         if (!this.underlineStyles.includes(style)) this.underlineStyles.push(style);
         return this.underlineStyles.indexOf(style) + 1;
       }

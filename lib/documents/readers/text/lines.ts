@@ -37,6 +37,12 @@ function expandTabs(line: string): string {
   return out;
 }
 
+/**
+ * Underlines the PDF extractor puts under headings (larger type), by rank: the text reader reads a
+ * PDF's with these levels, the largest type outermost.
+ */
+export const PDF_HEADING_UNDERLINES = ['=', '-', '~'] as const;
+
 /** A line of ===, ---, ~~~ (three or more): underlines the heading above it, or separates. */
 export const UNDERLINE = /^([=\-~^*+#_])\1{2,}$/;
 /** A manual page's header: `GREP(1)   User Commands   GREP(1)`. */

@@ -1,0 +1,134 @@
+import { HttpError } from '../http/index.js';
+import { PDF_HEADING_UNDERLINES } from './readers/text/lines.js';
+
+/** A run of text on a page, as the extractor places it. */
+interface PlacedText {
+  str: string;
+  x: number;
+  y: number;
+  fontSize: number;
+  hasEOL?: boolean;
+}
+
+/** One visual line of a page. */
+interface PageLine {
+  text: string;
+  x: number;
+  y: number;
+  fontSize: number;
+}
+
+/**
+ * The text of a PDF, pages separated by a form feed on a line of its own, laid out for the text
+ * reader: a blank line where the vertical gap says a paragraph ends, headings (larger type) on
+ * lines of their own between blank lines, indentation kept from the x position. Throws HttpError
+ * 400 with the reason when the bytes are not a readable PDF (damaged, encrypted) or hold no text
+ * (scanned pages).
+ */
+export async function extractPdfText(bytes: Uint8Array): Promise<string> {
+  let pages: PlacedText[][];
+  try {
+    // Loaded on first use: the extractor is large and only training a PDF needs it.
+    const { extractTextItems, getDocumentProxy } = await import('unpdf');
+    const pdf = await getDocumentProxy(new Uint8Array(bytes));
+    pages = (await extractTextItems(pdf)).items as PlacedText[][];
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/\.+$/, '');
+    throw new HttpError('bad_request', `The PDF could not be read: ${reason}.`, { reason: 'unreadable_pdf' });
+  }
+  const lines = pages.map(linesOf);
+  const bodySize = commonFontSize(lines.flat());
+  const headingSizes = [
+    ...new Set(
+      lines
+        .flat()
+        .filter((line) => isHeading(line, bodySize))
+        .map(sizeOf),
+    ),
+  ].sort((a, b) => b - a);
+  const text = lines.map((page) => layOut(page, bodySize, headingSizes)).join('\n\f\n');
+  if (text.replace(/\f/g, '').trim() === '') {
+    throw new HttpError(
+      'bad_request',
+      'The PDF holds no text to learn from (scanned pages are images; run text recognition first).',
+      { reason: 'pdf_without_text' },
+    );
+  }
+  return text.replace(/^\n+/, '');
+}
+
+function linesOf(items: readonly PlacedText[]): PageLine[] {
+  const lines: PageLine[] = [];
+  let current: PageLine | undefined;
+  for (const item of items) {
+    const sameLine = current && Math.abs(current.y - item.y) <= Math.max(2, item.fontSize * 0.3);
+    if (!current || !sameLine) {
+      if (current && current.text.trim() !== '') lines.push(current);
+      current = { text: '', x: item.x, y: item.y, fontSize: item.fontSize };
+    }
+    current.text += item.str;
+    if (item.str.trim() !== '') current.fontSize = Math.max(current.fontSize, item.fontSize);
+    if (item.hasEOL) {
+      if (current.text.trim() !== '') lines.push(current);
+      current = undefined;
+    }
+  }
+  if (current && current.text.trim() !== '') lines.push(current);
+  return lines;
+}
+
+function sizeOf(line: PageLine): number {
+  return Math.round(line.fontSize * 2) / 2;
+}
+
+/** Set larger than the body, and short: a heading. */
+function isHeading(line: PageLine, bodySize: number): boolean {
+  const text = line.text.trim();
+  return sizeOf(line) >= bodySize * 1.15 && text.split(/\s+/).length <= 15 && !/[.,;:]$/.test(text);
+}
+
+/** The font size most of the text is set in. */
+function commonFontSize(lines: readonly PageLine[]): number {
+  const characters = new Map<number, number>();
+  for (const line of lines) {
+    const size = sizeOf(line);
+    characters.set(size, (characters.get(size) ?? 0) + line.text.length);
+  }
+  let best = 0;
+  let bestCount = -1;
+  for (const [size, count] of characters) {
+    if (count > bestCount) [best, bestCount] = [size, count];
+  }
+  return best || 12;
+}
+
+function layOut(lines: readonly PageLine[], bodySize: number, headingSizes: readonly number[]): string {
+  if (lines.length === 0) return '';
+  const left = Math.min(...lines.map((line) => line.x));
+  const gaps = lines
+    .slice(1)
+    .map((line, index) => lines[index].y - line.y)
+    .filter((gap) => gap > 0);
+  const lineGap = median(gaps) ?? bodySize * 1.2;
+  const out: string[] = [];
+  lines.forEach((line, index) => {
+    const text = line.text.replace(/\s+$/, '');
+    const gap = index > 0 ? lines[index - 1].y - line.y : 0;
+    if (isHeading(line, bodySize)) {
+      const rank = Math.min(headingSizes.indexOf(sizeOf(line)), PDF_HEADING_UNDERLINES.length - 1);
+      const title = text.trim();
+      out.push('', title, PDF_HEADING_UNDERLINES[rank].repeat(Math.max(3, title.length)), '');
+      return;
+    }
+    if (index > 0 && (gap > lineGap * 1.4 || gap < 0)) out.push('');
+    const indent = Math.round((line.x - left) / (bodySize * 0.5));
+    out.push(`${indent >= 2 ? ' '.repeat(Math.min(indent, 40)) : ''}${text.trimStart()}`);
+  });
+  return out.join('\n').replace(/\n{3,}/g, '\n\n');
+}
+
+function median(values: readonly number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}

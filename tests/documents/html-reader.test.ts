@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { plainTextOf, readDocument } from '../../lib/documents/index.js';
+
+const PAGE = `<!doctype html>
+<html>
+<head><title>Returns &amp; refunds</title><style>p { color: red }</style></head>
+<body>
+<header><nav><a href="/">Home</a> <a href="/help">Help</a></nav></header>
+<aside>Related articles: shipping, payments</aside>
+<main>
+  <h1>Returns &amp; refunds</h1>
+  <h2>How do I return an item?</h2>
+  <p>Open your <strong>orders</strong> page and choose <em>Return</em>.
+     Returns are free within thirty days.</p>
+  <ul>
+    <li><code>label</code>: a printable return label, sent by mail.</li>
+    <li>Drop-off points
+      <ul><li>Any post office</li></ul>
+    </li>
+  </ul>
+  <pre><code class="language-bash">curl -X POST https://shop.example/returns
+  -d order=123</code></pre>
+  <table>
+    <thead><tr><th>Item</th><th>Window</th><th>Fee</th></tr></thead>
+    <tbody><tr><td>Shoes</td><td>30 days</td><td>none</td></tr></tbody>
+  </table>
+  <blockquote>Refunds reach your card within five days.</blockquote>
+  <dl><dt>Store credit</dt><dd>Given at once, spent anywhere.</dd></dl>
+  <script>track('return')</script>
+</main>
+<footer>Copyright Shop Inc.</footer>
+</body>
+</html>`;
+
+describe('the HTML reader', () => {
+  const document = readDocument({ format: 'html', name: 'returns.html', text: PAGE });
+  const blocks = document.sections.flatMap((section) => section.blocks);
+
+  it('reads the main content under its headings, with the page title', () => {
+    expect(document.title).toBe('Returns & refunds');
+    expect(document.sections.map((section) => section.path)).toEqual([
+      ['Returns & refunds', 'How do I return an item?'],
+    ]);
+    expect(blocks[0]).toMatchObject({
+      kind: 'paragraph',
+      text: 'Open your orders page and choose Return. Returns are free within thirty days.',
+      markdown: 'Open your **orders** page and choose _Return_. Returns are free within thirty days.',
+    });
+  });
+
+  it('drops navigation, header, footer, aside, scripts and styles', () => {
+    const texts = blocks.map((block) => block.text).join('\n');
+    expect(texts).not.toMatch(/Home|Related articles|Copyright|track|color/);
+  });
+
+  it('keeps list items (named, nested), code whole with its language, table rows, quotes and definitions', () => {
+    expect(blocks.map((block) => block.kind)).toEqual([
+      'paragraph',
+      'list-item',
+      'list-item',
+      'list-item',
+      'code',
+      'table-row',
+      'quote',
+      'list-item',
+    ]);
+    expect(blocks[1]).toMatchObject({
+      name: 'label',
+      markdown: '- `label`: a printable return label, sent by mail.',
+    });
+    expect(blocks[3]).toMatchObject({ text: 'Any post office', markdown: '  - Any post office' });
+    expect(blocks[4]).toMatchObject({
+      lang: 'bash',
+      text: 'curl -X POST https://shop.example/returns\n  -d order=123',
+    });
+    expect(blocks[5]).toMatchObject({ name: 'Shoes', text: 'Shoes: Window: 30 days; Fee: none' });
+    expect(blocks[6].text).toBe('Refunds reach your card within five days.');
+    expect(blocks[7]).toMatchObject({
+      name: 'Store credit',
+      text: 'Store credit: Given at once, spent anywhere.',
+    });
+  });
+
+  it('records the source line of each block', () => {
+    const lines = PAGE.split('\n');
+    for (const block of blocks) expect(lines[block.line - 1]).toContain(block.text.split(/[\s:]/)[0]);
+  });
+
+  it('reads the whole body when there is no <main> or <article>, and gives the model no code', () => {
+    const bare = readDocument({
+      format: 'html',
+      text: '<h2>Hours</h2><p>We open at nine.</p><pre>x = 1</pre>',
+    });
+    expect(bare.sections).toEqual([
+      {
+        path: ['Hours'],
+        blocks: [
+          { kind: 'paragraph', text: 'We open at nine.', markdown: 'We open at nine.', line: 1 },
+          { kind: 'code', text: 'x = 1', markdown: '```\nx = 1\n```', line: 1 },
+        ],
+      },
+    ]);
+    expect(plainTextOf(bare)).toBe('Hours\n\nWe open at nine.');
+  });
+});

@@ -1,0 +1,209 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type Block, plainTextOf, readDocument, type Section } from '../../lib/documents/index.js';
+
+const read = (text: string) => readDocument({ format: 'text', text }).sections;
+const blocksUnder = (sections: Section[], heading: string): Block[] =>
+  sections.filter((section) => section.path[section.path.length - 1] === heading).flatMap((s) => s.blocks);
+
+const FAQ = `The Example FAQ
+---------------
+
+Contents
+--------
+
+     1. Basics
+          1.1. What is Example?
+          1.2. How do I install Example?
+     2. Problems
+          2.1. How do I report a bug in Example?
+
+1. Basics
+=========
+
+1.1. What is Example?
+---------------------
+
+Example is a small tool that prints examples. It was written to
+show how an FAQ is read by its structure.
+
+1.2. How do I install Example?
+------------------------------
+
+Run the installer, then restart your shell so that the new
+command is found. To install it, execute the following command:
+
+    sudo apt install example
+
+2. Problems
+===========
+
+2.1. How do I report a bug in Example?
+--------------------------------------
+
+  * See section 1.2, "How do I install Example?"
+
+Send a mail to the maintainers with the version you run and what
+you saw happen instead of what you expected.
+`;
+
+describe('the text reader', () => {
+  it('reads an FAQ: numbered, underlined headings, each entry with its own answer', () => {
+    const sections = read(FAQ);
+    const answer = blocksUnder(sections, 'How do I report a bug in Example?');
+    expect(answer).toHaveLength(1);
+    expect(answer[0]).toMatchObject({ kind: 'paragraph' });
+    expect(answer[0].text).toMatch(
+      /^Send a mail to the maintainers with the version you run and what you saw/,
+    );
+  });
+
+  it('merges a heading with no body into the section that follows, keeping its text in the path', () => {
+    const sections = read(FAQ);
+    const paths = sections.map((section) => section.path.join(' > '));
+    expect(paths).toContain('Basics > What is Example?');
+    expect(paths).not.toContain('Basics');
+    expect(paths).toContain('Problems > How do I report a bug in Example?');
+  });
+
+  it('ignores the table of contents and a bare "see section" cross-reference', () => {
+    const sections = read(FAQ);
+    const texts = sections.flatMap((section) => section.blocks.map((block) => block.text));
+    expect(texts.some((text) => /Basics|What is Example\?|See section/.test(text))).toBe(false);
+    expect(sections.some((section) => section.path.includes('Contents'))).toBe(false);
+  });
+
+  it('keeps an indented example whole, as code, after the sentence that announces it', () => {
+    const blocks = blocksUnder(read(FAQ), 'How do I install Example?');
+    expect(blocks.map((block) => block.kind)).toEqual(['paragraph', 'code']);
+    expect(blocks[0].text).toMatch(/execute the following command:$/);
+    expect(blocks[1].text).toBe('sudo apt install example');
+  });
+
+  it('reads a manual page: header, sections in capitals, subsections, option entries with their names', () => {
+    const page = [
+      'FROB(1)                     User Commands                     FROB(1)',
+      '',
+      'NAME',
+      '       frob - frobnicate files',
+      '',
+      'OPTIONS',
+      '   Matching Control',
+      '       -i, --ignore-case',
+      '              Ignore case distinctions in patterns and input data,',
+      '              so that characters that differ only in case match.',
+      '',
+      '       -c, --connections NUM',
+      '              The number of concurrent connections to use.',
+      '',
+      '       --help Output a usage message and exit.',
+      '',
+      'ENVIRONMENT',
+      '       FROB_COLOR            The colour of the output, red unless',
+      '                             set otherwise.',
+      '',
+      'GNU frob 1.0                    2024-01-01                    FROB(1)',
+    ].join('\n');
+    const sections = read(page);
+    expect(sections.map((section) => section.path)).toEqual([
+      ['FROB(1)', 'NAME'],
+      ['FROB(1)', 'OPTIONS', 'Matching Control'],
+      ['FROB(1)', 'ENVIRONMENT'],
+    ]);
+    const options = sections[1].blocks;
+    expect(options.map((block) => block.name)).toEqual([
+      '-i, --ignore-case',
+      '-c, --connections NUM',
+      '--help',
+    ]);
+    expect(options[0]).toMatchObject({
+      kind: 'list-item',
+      text: '-i, --ignore-case: Ignore case distinctions in patterns and input data, so that characters that differ only in case match.',
+    });
+    expect(sections[2].blocks[0]).toMatchObject({
+      kind: 'list-item',
+      name: 'FROB_COLOR',
+      text: 'FROB_COLOR: The colour of the output, red unless set otherwise.',
+    });
+    const all = sections.flatMap((section) => section.blocks.map((block) => block.text)).join('\n');
+    expect(all).not.toContain('GNU frob 1.0');
+  });
+
+  it('reads vim help: *tag* headings, capitals under them, and the example after a line ending in ">"', () => {
+    const help = [
+      '*usr_99.txt*\tFor Vim version 9.0.  Last change: 2024 Jan 01',
+      '',
+      '|99.1|\tRemoving spaces',
+      '',
+      '==============================================================================',
+      '*99.1*\tRemoving spaces',
+      '',
+      'To remove whitespace at the end of every line, execute the following command: >',
+      '',
+      '\t:%s/\\s\\+$//',
+      '',
+      'The "%" range means every line.',
+      '',
+      'A BETTER WAY',
+      '',
+      'Use a mapping when you do this often.',
+    ].join('\n');
+    const sections = read(help);
+    expect(sections.map((section) => section.path)).toEqual([
+      ['Removing spaces'],
+      ['Removing spaces', 'A BETTER WAY'],
+    ]);
+    const [announce, example, after] = sections[0].blocks;
+    expect(announce.text).toBe(
+      'To remove whitespace at the end of every line, execute the following command:',
+    );
+    expect(example).toMatchObject({ kind: 'code', text: ':%s/\\s\\+$//' });
+    expect(after.text).toBe('The "%" range means every line.');
+  });
+
+  it('joins hard-wrapped paragraphs and mends words hyphenated across lines', () => {
+    const [section] = read(
+      'The archive is opened and its\nentries are read one by one, speci\u2010\nfied by name.\n',
+    );
+    expect(section.blocks).toEqual([
+      {
+        kind: 'paragraph',
+        text: 'The archive is opened and its entries are read one by one, specified by name.',
+        line: 1,
+      },
+    ]);
+  });
+
+  it('keeps a text of one sentence a line as lines, and gives the model the same lines back', () => {
+    const verses = [
+      'In the beginning God created the heaven and the earth.',
+      'And the earth was without form, and void; and darkness was upon the face of the deep.',
+      'And God said, Let there be light: and there was light.',
+    ].join('\n');
+    const document = readDocument({ format: 'text', text: verses });
+    expect(document.sections).toHaveLength(1);
+    expect(document.sections[0].blocks.map((block) => [block.kind, block.line])).toEqual([
+      ['line', 1],
+      ['line', 2],
+      ['line', 3],
+    ]);
+    expect(plainTextOf(document)).toBe(verses);
+  });
+
+  const kjv = resolve(import.meta.dirname, '../../../../shared/corpora/kjv/kjv.raw.txt');
+  it.skipIf(!existsSync(kjv))(
+    'reads the KJV as one line block per verse, and reports how long it took',
+    () => {
+      const text = readFileSync(kjv, 'utf8');
+      const started = performance.now();
+      const sections = read(text);
+      const took = performance.now() - started;
+      const verses = text.split('\n').filter((line) => line.trim() !== '').length;
+      expect(sections).toHaveLength(1);
+      expect(sections[0].blocks).toHaveLength(verses);
+      expect(sections[0].blocks.every((block) => block.kind === 'line')).toBe(true);
+      console.log(`KJV (${(text.length / 1e6).toFixed(1)} MB) read in ${took.toFixed(0)} ms`);
+    },
+  );
+});
