@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { DocumentFormat } from '../lib/documents/index.js';
 import {
   type BenchClient,
   benchClient,
@@ -15,7 +16,7 @@ import { benchServices } from './bench-services.js';
 /**
  * `npm run bench:qa [-- --set NAME] [--corpora DIR] [--verbose]`: for each set of bench/qa/sets.json
  * (the docs sample's READMEs and manual pages, the KJV, documentation installed on this machine),
- * trains a fresh in-process service through POST /api/train and prints, per question, "hit" (an
+ * trains a fresh in-process service on its documents (each with its format) and prints, per question, "hit" (an
  * acceptable word among the first 60 words of the reply) and "lead" (among the first 15) for
  * Variant A (expert, raw) and Variant B (standard), beside a plain BM25 baseline over the same
  * documents' sections (top-1 section returned as is); then honest "I don't know" replies to
@@ -31,7 +32,7 @@ const { values } = parseArgs({
 
 interface SetFile {
   path: string;
-  format: string;
+  format: DocumentFormat;
   name?: string;
 }
 interface QuestionSet {
