@@ -14,7 +14,8 @@ import { baselineSections, SectionBm25 } from './bench-sections.js';
 import { benchServices } from './bench-services.js';
 
 /**
- * `npm run bench:qa [-- --set NAME] [--corpora DIR] [--verbose]`: for each set of bench/qa/sets.json
+ * `npm run bench:qa [-- --set NAME] [--corpora DIR] [--verbose]`, or `-- --corpus FILE --questions
+ * FILE.json [--offcorpus FILE.json]` for a corpus of one's own: for each set of bench/qa/sets.json
  * (the docs sample's READMEs and manual pages, the KJV, documentation installed on this machine),
  * trains a fresh in-process service on its documents (each with its format) and prints, per question, "hit" (an
  * acceptable word among the first 60 words of the reply) and "lead" (among the first 15) for
@@ -25,6 +26,9 @@ import { benchServices } from './bench-services.js';
 const { values } = parseArgs({
   options: {
     set: { type: 'string' },
+    corpus: { type: 'string' },
+    questions: { type: 'string' },
+    offcorpus: { type: 'string' },
     corpora: { type: 'string' },
     verbose: { type: 'boolean', default: false },
   },
@@ -53,7 +57,29 @@ const HIT_WORDS = 60;
 const LEAD_WORDS = 15;
 const corpora = corporaDir(values.corpora);
 const { sets } = JSON.parse(readFileSync('bench/qa/sets.json', 'utf8')) as { sets: QuestionSet[] };
-const chosen = sets.filter((set) => !values.set || set.name.toLowerCase().includes(values.set.toLowerCase()));
+const chosen = values.corpus
+  ? [ownSet(values.corpus)]
+  : sets.filter((set) => !values.set || set.name.toLowerCase().includes(values.set.toLowerCase()));
+
+/** `--corpus FILE --questions FILE.json [--offcorpus FILE.json]`: one set of the caller's own. */
+function ownSet(corpus: string): QuestionSet {
+  if (!values.questions) {
+    console.error('usage: npm run bench:qa -- --corpus FILE --questions FILE.json [--offcorpus FILE.json]');
+    process.exit(2);
+  }
+  const format: DocumentFormat = /\.(md|markdown)$/i.test(corpus)
+    ? 'markdown'
+    : /\.html?$/i.test(corpus)
+      ? 'html'
+      : 'text';
+  return {
+    name: corpus,
+    files: [{ path: corpus, format }],
+    questions: values.questions,
+    ...(values.offcorpus ? { offcorpus: values.offcorpus } : {}),
+    latency: true,
+  };
+}
 
 type Scores = Record<'aHit' | 'aLead' | 'bHit' | 'bLead' | 'baseHit' | 'baseLead', number>;
 const summary: { name: string; asked: number; scores: Scores; honest: string; latency?: string }[] = [];
