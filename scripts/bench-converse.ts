@@ -86,7 +86,10 @@ async function clientFor(corpus: string): Promise<BenchClient> {
   const services = await benchServices(undefined, { starter: true });
   const client = benchClient(services);
   const started = performance.now();
-  await client.train(readBenchFile(`corpora/kjv/${corpus}`, corpora)!, { format: 'text', name: corpus });
+  await client.train(readBenchFile(`corpora/kjv/${corpus}`, corpora)!, {
+    format: 'text',
+    name: corpus.split('/').pop(),
+  });
   log(`(trained ${corpus} in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   trained.set(corpus, client);
   return client;

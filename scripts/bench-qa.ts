@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { DocumentFormat } from '../lib/documents/index.js';
 import {
   type BenchClient,
   benchClient,
@@ -13,9 +14,10 @@ import { baselineSections, SectionBm25 } from './bench-sections.js';
 import { benchServices } from './bench-services.js';
 
 /**
- * `npm run bench:qa [-- --set NAME] [--corpora DIR] [--verbose]`: for each set of bench/qa/sets.json
+ * `npm run bench:qa [-- --set NAME] [--corpora DIR] [--verbose]`, or `-- --corpus FILE --questions
+ * FILE.json [--offcorpus FILE.json]` for a corpus of one's own: for each set of bench/qa/sets.json
  * (the docs sample's READMEs and manual pages, the KJV, documentation installed on this machine),
- * trains a fresh in-process service through POST /api/train and prints, per question, "hit" (an
+ * trains a fresh in-process service on its documents (each with its format) and prints, per question, "hit" (an
  * acceptable word among the first 60 words of the reply) and "lead" (among the first 15) for
  * Variant A (expert, raw) and Variant B (standard), beside a plain BM25 baseline over the same
  * documents' sections (top-1 section returned as is); then honest "I don't know" replies to
@@ -24,6 +26,9 @@ import { benchServices } from './bench-services.js';
 const { values } = parseArgs({
   options: {
     set: { type: 'string' },
+    corpus: { type: 'string' },
+    questions: { type: 'string' },
+    offcorpus: { type: 'string' },
     corpora: { type: 'string' },
     verbose: { type: 'boolean', default: false },
   },
@@ -31,7 +36,7 @@ const { values } = parseArgs({
 
 interface SetFile {
   path: string;
-  format: string;
+  format: DocumentFormat;
   name?: string;
 }
 interface QuestionSet {
@@ -52,7 +57,29 @@ const HIT_WORDS = 60;
 const LEAD_WORDS = 15;
 const corpora = corporaDir(values.corpora);
 const { sets } = JSON.parse(readFileSync('bench/qa/sets.json', 'utf8')) as { sets: QuestionSet[] };
-const chosen = sets.filter((set) => !values.set || set.name.toLowerCase().includes(values.set.toLowerCase()));
+const chosen = values.corpus
+  ? [ownSet(values.corpus)]
+  : sets.filter((set) => !values.set || set.name.toLowerCase().includes(values.set.toLowerCase()));
+
+/** `--corpus FILE --questions FILE.json [--offcorpus FILE.json]`: one set of the caller's own. */
+function ownSet(corpus: string): QuestionSet {
+  if (!values.questions) {
+    console.error('usage: npm run bench:qa -- --corpus FILE --questions FILE.json [--offcorpus FILE.json]');
+    process.exit(2);
+  }
+  const format: DocumentFormat = /\.(md|markdown)$/i.test(corpus)
+    ? 'markdown'
+    : /\.html?$/i.test(corpus)
+      ? 'html'
+      : 'text';
+  return {
+    name: corpus,
+    files: [{ path: corpus, format }],
+    questions: values.questions,
+    ...(values.offcorpus ? { offcorpus: values.offcorpus } : {}),
+    latency: true,
+  };
+}
 
 type Scores = Record<'aHit' | 'aLead' | 'bHit' | 'bLead' | 'baseHit' | 'baseLead', number>;
 const summary: { name: string; asked: number; scores: Scores; honest: string; latency?: string }[] = [];

@@ -55,7 +55,8 @@ const identity = {
 
 const usage: JsonSchema = {
   type: 'object',
-  description: 'Token counts by the local tokenizer (words and punctuation marks).',
+  description:
+    'Token counts as max_tokens counts them: words and punctuation marks, each one; completion_tokens is at most max_tokens.',
   required: ['prompt_tokens', 'completion_tokens', 'total_tokens'],
   properties: { prompt_tokens: count, completion_tokens: count, total_tokens: count },
 };
@@ -63,7 +64,7 @@ const usage: JsonSchema = {
 const finishReason: JsonSchema = {
   type: 'string',
   enum: ['stop', 'length'],
-  description: '"length" when the reply filled max_tokens.',
+  description: '"length" only when the reply was cut to fit max_tokens (it then ends with "…"); else "stop".',
 };
 
 export const openAISchemas: Record<string, JsonSchema> = {
@@ -106,7 +107,11 @@ export const openAISchemas: Record<string, JsonSchema> = {
         default: 0.7,
         description: 'Values above 1 act as 1 (the model’s own distribution, as in OpenAI).',
       },
-      max_tokens: { type: ['integer', 'null'], minimum: 1, description: 'Capped at 400.' },
+      max_tokens: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        description: 'The longest reply in tokens (words and punctuation marks); absent or above 400: 400.',
+      },
       max_completion_tokens: { type: ['integer', 'null'], minimum: 1, description: 'Wins over max_tokens.' },
       n: { anyOf: [{ const: 1 }, { type: 'null' }] },
       stream: { type: ['boolean', 'null'] },

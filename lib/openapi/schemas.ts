@@ -91,7 +91,14 @@ export const schemas: Record<string, JsonSchema> = {
         description: 'An image for vision analysis: plain base64 or a data: URL (at most 5 MB decoded).',
       },
       temperature: { type: 'number', minimum: 0, maximum: 1, default: 0.7 },
-      maxTokens: { type: 'integer', minimum: 1, maximum: 400, default: 80 },
+      maxTokens: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 400,
+        default: 80,
+        description:
+          'The longest reply in tokens (words and punctuation marks each count one; "Naomi." is 2). A longer reply is cut after its last whole word that fits and ends with "…", counted in the limit.',
+      },
       stream: {
         type: 'boolean',
         description:
@@ -358,6 +365,14 @@ export const schemas: Record<string, JsonSchema> = {
       },
       mode: { type: 'string', enum: ['standard', 'think', 'deep_think', 'www'], default: 'standard' },
       history: { type: 'array', items: ref('HistoryItem'), description: 'Previous messages, oldest first.' },
+      maxTokens: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 400,
+        default: 400,
+        description:
+          'This service’s extension: the longest reply in tokens, counted as `tokens` counts them; a longer reply is cut after its last whole word that fits and ends with "…".',
+      },
       stream: {
         type: 'boolean',
         description:
@@ -372,7 +387,10 @@ export const schemas: Record<string, JsonSchema> = {
     properties: {
       response: { type: 'string' },
       mode: { type: 'string', enum: ['standard', 'think', 'deep_think', 'www'] },
-      tokens: count,
+      tokens: {
+        ...count,
+        description: 'The tokens of `response`: words and punctuation marks, each one (at most maxTokens).',
+      },
       sources: {
         type: 'array',
         items: ref('Source'),
