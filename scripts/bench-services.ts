@@ -24,6 +24,7 @@ export async function benchServices(text?: string, options: { starter?: boolean 
       RATE_LIMIT_REQUESTS: '1000000',
       SESSION_LIMIT_FREE: '1000000',
       SESSION_LIMIT_SIGNED_IN: '1000000',
+      ...(process.env.RELATED_WORDS ? { RELATED_WORDS: process.env.RELATED_WORDS } : {}),
     }),
     { store: createEmbeddedStore(), random: mulberry32(1) },
   );

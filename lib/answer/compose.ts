@@ -28,6 +28,8 @@ export interface ComposeRequest {
   temperature?: number;
   maxTokens?: number;
   random?: RandomSource;
+  /** Query words also find their synonyms (RELATED_WORDS); on unless false. */
+  relatedWords?: boolean;
 }
 
 /** A local reply and how it was reached. */
@@ -161,6 +163,7 @@ export function composeReply(knowledge: Knowledge, request: ComposeRequest): Com
     carried: followUp.carried,
     shape: questionShape,
     budget: request.evidence,
+    related: request.relatedWords,
   });
   if (rewritten && grounded.status !== 'answered') {
     // The rewrite found nothing: the message may not have leaned on the conversation after all.
@@ -169,6 +172,7 @@ export function composeReply(knowledge: Knowledge, request: ComposeRequest): Com
       carried: '',
       shape,
       budget: request.evidence,
+    related: request.relatedWords,
     });
     if (plain.status === 'answered') grounded = plain;
   }

@@ -1,5 +1,12 @@
+import { relatedWords } from '../lexicon/index.js';
 import type { LanguageModel } from '../lm/index.js';
-import { type PassageHit, type PassageIndex, type QueryTerm, queryTermsOf } from '../retrieval/index.js';
+import {
+  type PassageHit,
+  type PassageIndex,
+  type QueryTerm,
+  queryTermsOf,
+  searchTerm,
+} from '../retrieval/index.js';
 
 import { type AnswerCandidate, answerCandidates, type EvidenceLine } from './candidates.js';
 import { fitsKind, relationCandidates, relationOf } from './lead-rules.js';
@@ -10,6 +17,37 @@ import type { EvidenceBudget, Source } from './types.js';
 
 /** Least share of the question (weighted by how rare its words are) the best passage must cover. */
 export const COVERAGE_THRESHOLD = 0.5;
+/** What a related word (synonym) found in a passage counts for the word it stands for. */
+const RELATED_SHARE = 0.8;
+/** Weight of a related word in the search, against the word itself. */
+const RELATED_WEIGHT = 0.35;
+/** Related words searched per query word, and in all. */
+const RELATED_PER_WORD = 3;
+const RELATED_TOTAL = 12;
+
+/**
+ * Adds the related words (WordNet synonyms, a verb's narrower verbs) of the query's own words that
+ * the taught text uses, at a lower weight: "killed" also finds "slew", "car" "automobile".
+ */
+function addRelatedWords(index: PassageIndex, query: QueryTerm[]): void {
+  const own = query.length;
+  const present = new Set(query.map((term) => term.term));
+  let added = 0;
+  for (let i = 0; i < own && added < RELATED_TOTAL; i++) {
+    const term = query[i];
+    if (term.name || term.weight !== 1) continue;
+    let kept = 0;
+    for (const { word } of relatedWords(term.word)) {
+      const related = searchTerm(word);
+      if (!related || present.has(related) || index.documentFrequency(related) === 0) continue;
+      present.add(related);
+      query.push({ term: related, word, weight: RELATED_WEIGHT, name: false, expands: i });
+      added++;
+      if (++kept >= RELATED_PER_WORD || added >= RELATED_TOTAL) break;
+    }
+  }
+}
+
 /** Coverage needed when some word of the question was never taught. */
 const UNKNOWN_WORD_THRESHOLD = 0.6;
 /** Words an ellipsis carries over from the earlier question count this much against the message's own. */
@@ -60,6 +98,8 @@ export interface GroundedAnswer {
 export interface GroundedRequest {
   /** The question (a follow-up already made standalone). */
   message: string;
+  /** Whether query words bring their synonyms (WordNet); on unless false. */
+  related?: boolean;
   /** The earlier question an ellipsis leans on ("and which one?"), searched at lower weight; '' for none. */
   carried: string;
   shape: QuestionShape;
@@ -80,6 +120,7 @@ export function answerFromPassages(
 ): GroundedAnswer {
   const query = queryOf(request.message, request.carried);
   // A follow-up without words of its own ("why?") is about what the user asked before.
+  if (request.related !== false) addRelatedWords(index, query);
   const ownCount = query.filter((term) => term.weight === 1).length;
   const own = ownCount > 0 ? query.slice(0, ownCount) : query;
   const idf = weightsOf(index, query);
@@ -100,7 +141,15 @@ export function answerFromPassages(
   const topScore = hits[0]?.score ?? 0;
   const evidence: Evidence[] = hits.map((hit) => {
     let covered = 0;
-    for (const i of hit.matched) if (i < own.length) covered += idf[i];
+    const stoodFor = new Set<number>();
+    for (const i of hit.matched) {
+      if (i < own.length) covered += idf[i];
+      const parent = query[i].expands;
+      if (parent !== undefined && !hit.matched.includes(parent) && !stoodFor.has(parent)) {
+        stoodFor.add(parent);
+        covered += RELATED_SHARE * idf[parent];
+      }
+    }
     for (const i of hit.matchedNearby) if (i < own.length) covered += NEARBY_SHARE * idf[i];
     const coverage = ownWeight > 0 ? covered / ownWeight : 0;
     const run = sharedRun(messageTokens, index.texts[hit.id]);

@@ -140,14 +140,23 @@ function itemText(model: LanguageModel, index: PassageIndex, id: number, request
   const text = asListItem(index, id);
   const words = text.split(/\s+/);
   if (words.length <= ITEM_WORDS) return text;
+  // A long entry: its name, then its first sentence and the sentence that bears most on the question.
   const name = index.names.get(id);
-  const body = trimToQuestion(
-    model,
-    index.display(id).replace(/^[-*+]\s+/, ''),
-    request.weights,
-    name ?? request.answer,
-  );
-  return balanceBackticks(body);
+  const markdown = index.section(id).markdown;
+  let body = index.display(id).replace(/^[-*+]\s+/, '');
+  if (name && body.startsWith(name)) body = body.slice(name.length).replace(/^[`*\s:–—-]+/, '');
+  else if (name && markdown && body.startsWith(`\`${name}\``))
+    body = body.slice(name.length + 2).replace(/^[\s:–—-]+/, '');
+  const sentences = splitSentences(body);
+  const best = sentences
+    .map((sentence, order) => ({ sentence, order, weight: weightOf(sentence, request.weights) }))
+    .sort((a, b) => b.weight - a.weight || a.order - b.order)[0];
+  const chosen = [sentences[0], best && best.order > 0 ? best.sentence : undefined].filter(
+    Boolean,
+  ) as string[];
+  const summary = trimToQuestion(model, chosen.join(' '), request.weights, request.answer);
+  const label = name ? (markdown ? `\`${name}\`` : name) : '';
+  return balanceBackticks(`${markdown ? '- ' : ''}${label ? `${label}: ` : ''}${summary}`);
 }
 
 /** A list item or table row as one Markdown (or plain) list line that keeps its name. */

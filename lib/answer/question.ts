@@ -46,7 +46,7 @@ export function shapeOf(message: string): QuestionShape {
     const which = /^(?:which|what)\s+([a-z]+)\b/.exec(lower);
     if (which && !AUXILIARIES.has(which[1])) {
       kind = 'choice';
-      focus = which[1];
+      focus = headNoun(lower);
     }
   }
   return { asks, chitChat, kind, focus };
@@ -56,4 +56,23 @@ const AUXILIARIES = new Set(
   'is are was were am do does did can could should would will shall may might has have had of about kind sort'.split(
     ' ',
   ),
+);
+
+/**
+ * The noun a "which X" question asks about: the last word before its verb ("which private key files
+ * does ..." -> "files"), or the first word when no auxiliary follows soon ("which sea did" -> "sea").
+ */
+function headNoun(question: string): string {
+  const words = question
+    .replace(/[^a-z0-9\s-]/g, ' ')
+    .split(/\s+/)
+    .slice(1, 6);
+  const verb = words.findIndex((word) => AUXILIARIES.has(word) || VERBISH.has(word));
+  if (verb > 0 && verb <= 4) return words[verb - 1];
+  return words[0];
+}
+
+/** Verbs that follow a "which X" phrase in questions about software ("which option lets me ..."). */
+const VERBISH = new Set(
+  'lets makes shows stops enables disables sets controls gives returns causes turns'.split(' '),
 );

@@ -58,6 +58,7 @@ export async function respondToChat(
       temperature: request.temperature,
       maxTokens: request.maxTokens,
       random: services.random,
+      relatedWords: config.RELATED_WORDS,
     });
   } catch (error) {
     throw new HttpError(

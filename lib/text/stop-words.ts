@@ -12,7 +12,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   please quite rather really said same say says shall shalt she should so some still such than that
   the their theirs them themselves then there therefore these they thing things this those though
   through thus to too under unto until up upon us very was we well were what whatsoever when whence
-  where whether which while who whom whose why will wilt with within without would yea yes yet`
+  where whether which while who whom whose why will wilt with within without would yea yes yet
+  lets don't doesn't didn't isn't aren't wasn't weren't can't cannot won't wouldn't shouldn't
+  couldn't haven't hasn't hadn't`
     .split(/\s+/)
     .filter((word) => word !== ''),
 );

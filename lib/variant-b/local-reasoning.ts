@@ -18,6 +18,8 @@ export interface LocalAnswerInput {
   evidence: EvidenceBudget;
   chitChat: ReplyBudget;
   random: RandomSource;
+  /** Query words also find their synonyms (RELATED_WORDS). */
+  relatedWords?: boolean;
 }
 
 /** A local answer of a reasoning mode: the text and the passages it used. */
@@ -37,6 +39,7 @@ function reply(input: LocalAnswerInput, message = input.message): ComposedReply 
     temperature: 0.6,
     maxTokens: 60,
     random: input.random,
+    relatedWords: input.relatedWords,
   });
 }
 

