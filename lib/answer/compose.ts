@@ -8,7 +8,7 @@ import type { Turn } from '../sessions/index.js';
 import { continueFrom, previousPassage, reasonAround } from './follow-up.js';
 import { answerFromPassages, type GroundedAnswer, queryOf } from './grounded.js';
 import { sourceOf } from './passage-reply.js';
-import { asksForMadeUpText, type QuestionShape, shapeOf } from './question.js';
+import { asksForMadeUpText, madeUpTopic, type QuestionShape, shapeOf } from './question.js';
 import type { EvidenceBudget, Source } from './types.js';
 
 /** What the local brain knows: the n-gram model, the passage index of the same text, trained dialogue. */
@@ -89,8 +89,8 @@ export function composeReply(knowledge: Knowledge, request: ComposeRequest): Com
 
   if (asksForMadeUpText(request.message)) {
     const generated = generateReply(model, {
-      message: request.message,
-      history: request.history.filter((turn) => turn.role === 'user').map((turn) => turn.content),
+      message: madeUpTopic(request.message),
+      history: [],
       budget: request.chitChat,
       temperature: request.temperature,
       maxTokens: request.maxTokens,
@@ -172,7 +172,7 @@ export function composeReply(knowledge: Knowledge, request: ComposeRequest): Com
       carried: '',
       shape,
       budget: request.evidence,
-    related: request.relatedWords,
+      related: request.relatedWords,
     });
     if (plain.status === 'answered') grounded = plain;
   }

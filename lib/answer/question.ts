@@ -24,6 +24,16 @@ const HOW_ARE_YOU = /^how are (?:you|things)\b|^what'?s up\b|^how'?s it going\b/
 const MADE_UP =
   /^(?:please\s+)?(?:(?:tell|write|give|make up|compose|invent)\s+(?:me\s+|us\s+)?(?:a|an|another|some)\s+(?:short\s+|little\s+|new\s+)?(?:story|poem|tale|verse|song|fable|limerick|haiku|rhyme)|write\s+(?:me\s+)?(?:something|anything|a few lines|a paragraph|some text)|(?:say|generate|babble)\s+(?:something|anything|some text)(?:\s+random)?|make\s+(?:something|a story)\s+up|improvise)\b/i;
 
+/** What made-up text is asked to be about: "write something about the sea" -> "the sea" ('' for none). */
+export function madeUpTopic(message: string): string {
+  return message
+    .trim()
+    .replace(MADE_UP, '')
+    .replace(/^[\s,]*(?:about|on|of|with|for)\b/i, '')
+    .replace(/[?.!]+$/, '')
+    .trim();
+}
+
 /** True when someone asks for made-up text: the only messages the generator answers. */
 export function asksForMadeUpText(message: string): boolean {
   return MADE_UP.test(message.trim());

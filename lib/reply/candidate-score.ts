@@ -10,6 +10,8 @@ export interface CandidateScore {
   keywordHits: number;
   /** Longest run of tokens that chains n-grams seen in training (a verbatim copy, as far as counts can tell). */
   copiedRun: number;
+  /** Mean log10 probability of a token under the forward model: how much it reads like the text. */
+  fluency: number;
 }
 
 /**
@@ -32,11 +34,13 @@ export function scoreCandidate(
   let copiedRun = 0;
   let run = 0;
   let previousMatch = 0;
+  let logProbSum = 0;
   // The walk the grower already made from <s> gives the same numbers as walking again.
   const pass = forwardPass?.logProbs.length === ids.length ? forwardPass : null;
   const state = pass ? null : forward.startState();
   for (let j = 0; j < ids.length; j++) {
     const logProb = pass ? pass.logProbs[j] : forward.advance(state!, ids[j]);
+    logProbSum += logProb;
     if (keywords.has(ids[j])) {
       surprise -= logProb * LOG2_OF_10;
       hits++;
@@ -59,7 +63,7 @@ export function scoreCandidate(
   }
   if (hits >= 8) surprise /= Math.sqrt(hits - 1);
   if (hits >= 16) surprise /= hits;
-  return { surprise, keywordHits: hits, copiedRun };
+  return { surprise, keywordHits: hits, copiedRun, fluency: ids.length > 0 ? logProbSum / ids.length : -99 };
 }
 
 /** Markovify's overlap rule: a candidate may share at most this many consecutive tokens with the training text. */

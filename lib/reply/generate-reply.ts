@@ -19,6 +19,8 @@ interface Ranked {
   surprise: number;
   copiedRun: number;
   overlap: number;
+  /** Mean log-probability per token at or above the fluency floor. */
+  fluent: boolean;
 }
 
 /**
@@ -78,6 +80,7 @@ export function generateReply(model: LanguageModel, request: ReplyRequest): Repl
       surprise: score.surprise,
       copiedRun: score.copiedRun,
       overlap: score.copiedRun / ids.length,
+      fluent: score.fluency >= FLUENCY_FLOOR,
     };
     if (score.copiedRun > copiedRunLimit(ids.length)) {
       if (!bestRejected || ranked.overlap < bestRejected.overlap) bestRejected = ranked;
@@ -100,9 +103,16 @@ export function generateReply(model: LanguageModel, request: ReplyRequest): Repl
   });
 }
 
-/** Complete sentences first, then MegaHAL's higher surprise. */
+/**
+ * Least mean log10 probability per token for a candidate to count as fluent: it must read like the
+ * text (about one token in 500 on average; the KJV's test text scores about -2.1 per token).
+ */
+const FLUENCY_FLOOR = -2.7;
+
+/** Complete sentences first, then fluent ones (above the floor), then MegaHAL's higher surprise. */
 function better(a: Ranked, b: Ranked): boolean {
   if (a.complete !== b.complete) return a.complete;
+  if (a.fluent !== b.fluent) return a.fluent;
   return a.surprise > b.surprise;
 }
 
