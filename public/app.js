@@ -185,11 +185,15 @@ function addUserMessage(text, image) {
 function sourceItem(source, index, idPrefix) {
   const ref = source?.ref ?? {};
   const url = typeof ref.url === 'string' && /^https?:\/\//i.test(ref.url) ? ref.url : null;
+  const document = [source?.file, source?.section].filter((part) => typeof part === 'string' && part !== '');
+  const page = typeof source?.page === 'number' ? ` · p. ${source.page}` : '';
   const where = url
     ? String(ref.title || url)
-    : typeof ref.line === 'number'
-      ? `line ${numberFormat.format(ref.line)}`
-      : 'passage';
+    : document.length > 0
+      ? `${document.join(' › ')}${page}`
+      : typeof ref.line === 'number'
+        ? `line ${numberFormat.format(ref.line)}${page}`
+        : 'passage';
   const text = typeof source?.text === 'string' ? source.text : '';
   const score = typeof source?.score === 'number' ? source.score.toFixed(2) : null;
   const summary = el(

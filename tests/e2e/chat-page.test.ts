@@ -265,6 +265,8 @@ describe('the chat page in headless Chromium', { timeout: 60_000 }, () => {
       text: string;
       score: number;
       ref: { chunk: number; line: number };
+      section?: string;
+      file?: string;
     }>;
     expect(expected.length, JSON.stringify(lastDone)).toBeGreaterThan(0);
     const sources = page.locator('[data-testid="reply"]').last().locator('[data-testid="source"]');
@@ -272,8 +274,9 @@ describe('the chat page in headless Chromium', { timeout: 60_000 }, () => {
     for (const [index, source] of expected.entries()) {
       const shown = sources.nth(index);
       expect(await shown.locator('.cite').textContent()).toBe(`[${index + 1}]`);
+      const document = [source.file, source.section].filter(Boolean).join(' › ');
       expect(await shown.locator('.where').textContent()).toBe(
-        `line ${source.ref.line.toLocaleString('en')}`,
+        document || `line ${source.ref.line.toLocaleString('en')}`,
       );
       expect(await shown.locator('.score').textContent()).toBe(source.score.toFixed(2));
     }
