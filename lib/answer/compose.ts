@@ -28,7 +28,7 @@ export interface ComposeRequest {
   temperature?: number;
   maxTokens?: number;
   random?: RandomSource;
-  /** Query words also find their synonyms (RELATED_WORDS); on unless false. */
+  /** Query words also find their synonyms (RELATED_WORDS); off unless true. */
   relatedWords?: boolean;
 }
 

@@ -98,7 +98,7 @@ export interface GroundedAnswer {
 export interface GroundedRequest {
   /** The question (a follow-up already made standalone). */
   message: string;
-  /** Whether query words bring their synonyms (WordNet); on unless false. */
+  /** Whether query words bring their synonyms (WordNet); off unless true. */
   related?: boolean;
   /** The earlier question an ellipsis leans on ("and which one?"), searched at lower weight; '' for none. */
   carried: string;
@@ -120,7 +120,7 @@ export function answerFromPassages(
 ): GroundedAnswer {
   const query = queryOf(request.message, request.carried);
   // A follow-up without words of its own ("why?") is about what the user asked before.
-  if (request.related !== false) addRelatedWords(index, query);
+  if (request.related === true) addRelatedWords(index, query);
   const ownCount = query.filter((term) => term.weight === 1).length;
   const own = ownCount > 0 ? query.slice(0, ownCount) : query;
   const idf = weightsOf(index, query);

@@ -42,6 +42,7 @@ export function relationOf(question: string): Relation | null {
   return null;
 }
 
+const COPULAS = new Set(['was', 'is', 'were', 'are']);
 const POSSESSIVES = new Set(['his', 'her', 'their', 'its', 'thy', 'my', 'your', 'our']);
 
 /**
@@ -61,11 +62,24 @@ export function relationCandidates(
   lines.forEach((line, lineIndex) => {
     const tokens = tokenize(line.text);
     const folded = tokens.map((token) => foldCase(token));
-    const name = (i: number) => {
+    const capitalised = (i: number) => {
       const token = tokens[i];
-      if (!token || !/^\p{Lu}\p{Ll}/u.test(token) || /['’]/u.test(token)) return null;
-      if (folded[i] === of || !isName(folded[i])) return null;
-      return token;
+      return (
+        !!token &&
+        /^\p{Lu}\p{Ll}/u.test(token) &&
+        !/['’]/u.test(token) &&
+        folded[i] !== of &&
+        isName(folded[i])
+      );
+    };
+    /** The name written at i, with the capitalised words joined to it ("Marla Quist"). */
+    const name = (i: number) => {
+      if (!capitalised(i)) return null;
+      let from = i;
+      let to = i;
+      while (from > 0 && from > i - 2 && capitalised(from - 1)) from--;
+      while (to < tokens.length - 1 && to < i + 2 && capitalised(to + 1)) to++;
+      return tokens.slice(from, to + 1).join(' ');
     };
     for (let i = 0; i < tokens.length; i++) {
       if (!matchesAt(folded, i, core)) continue;
@@ -75,17 +89,23 @@ export function relationCandidates(
       const previous = (folded[i - 1] ?? '').replace(/['’]s?$/u, '');
       const before = POSSESSIVES.has(previous) || previous === 'the' || previous === of ? i - 2 : i - 1;
       if (before >= 0) found.push(name(before) ?? (tokens[before] === ',' ? name(before - 1) : null));
+      // NAME was the R of X ("Marla Quist was the mother in law of Ondine")
+      if (COPULAS.has(folded[i - 2] ?? '') && (previous === 'the' || POSSESSIVES.has(previous)))
+        found.push(name(i - 3));
       // R NAME, R, NAME ("his brother Aaron", "her husband, Elimelech")
       const after = tokens[end] === ',' ? end + 1 : end;
-      if (folded[after] !== 'of') found.push(name(after));
-      else if (folded[after + 1] === of) {
-        const next =
-          tokens[after + 2] === ','
-            ? after + 3
-            : folded[after + 2] === 'was' || folded[after + 2] === 'is'
-              ? after + 3
-              : -1;
-        if (next > 0) found.push(name(next));
+      // X's R was NAME
+      if (COPULAS.has(folded[after] ?? '') && previous === of) found.push(name(after + 1));
+      else if (folded[after] !== 'of') found.push(name(after));
+      else {
+        // the R of (Marla) Quist, NAME / was NAME
+        let k = after + 1;
+        while (k < tokens.length && k < after + 4 && capitalised(k)) k++;
+        if (folded[k] === of) k++;
+        if (folded[k - 1] === of) {
+          const next = tokens[k] === ',' || COPULAS.has(folded[k] ?? '') ? k + 1 : -1;
+          if (next > 0) found.push(name(next));
+        }
       }
       for (const candidate of found) {
         if (!candidate) continue;
@@ -114,7 +134,7 @@ interface Usage {
   seen: number;
 }
 const SAMPLE = 40;
-const LOCATIVE = new Set(['in', 'to', 'from', 'unto', 'at', 'into', 'toward', 'towards', 'near', 'of', 'on']);
+const LOCATIVE = new Set(['in', 'to', 'from', 'unto', 'at', 'into', 'toward', 'towards', 'near', 'on']);
 /** Words before a place that seldom stand before a person ("in Zidon", "from Moab"; people are spoken "unto"). */
 const PLACE_ONLY = new Set(['in', 'at', 'into', 'from', 'toward', 'towards', 'near', 'throughout']);
 

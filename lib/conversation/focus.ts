@@ -22,7 +22,7 @@ export interface Focus {
 
 /** Salience kept from one exchange to the next. */
 const DECAY = 0.5;
-const ANSWER_WEIGHT = 3;
+const ANSWER_WEIGHT = 4;
 const QUESTION_NAME_WEIGHT = 2;
 const REPLY_NAME_WEIGHT = 1;
 const TOPIC_WEIGHT = 2.5;
@@ -57,7 +57,11 @@ export function noteAnswer(focus: Focus, answer: string, askedFor: EntityKind): 
   focus.lastAnswer = answer;
   const lead = LEAD.exec(answer)?.[1];
   if (lead && !NOT_NAMES.has(lead.toLowerCase())) add(focus, lead, askedFor, ANSWER_WEIGHT);
-  for (const name of namesIn(answer).slice(0, REPLY_NAMES)) add(focus, name, 'unknown', REPLY_NAME_WEIGHT);
+  // Names the question already gave are not new in the reply.
+  const asked = focus.lastQuestion.toLowerCase();
+  for (const name of namesIn(answer).slice(0, REPLY_NAMES)) {
+    if (!asked.includes(name.toLowerCase())) add(focus, name, 'unknown', REPLY_NAME_WEIGHT);
+  }
 }
 
 /** Adds the topic a reply answered from (the title of its document or section). */

@@ -115,15 +115,28 @@ function rewriteWith(message: string, focus: Focus): Omit<FollowUp, 'lastAnswer'
   }
   if (ellipsis || isFragment(question)) {
     const previous = focus.lastQuestion;
-    const frame = /^((?:who|what|where|when|which|how)\s+(?:was|were|is|are|did|does|do|many|much)?)\b/i.exec(
-      previous,
-    )?.[1];
-    if (isFragment(question) && frame)
-      question = `${capitalise(frame.trim())} ${question.replace(/^\p{Lu}/u, (c) => c.toLowerCase())}`;
+    if (isFragment(question)) question = framed(question, previous);
     return { kind: 'ellipsis', question: capitalise(question), carried: replaced ? '' : previous };
   }
   return replaced ? { kind: 'pronoun', question: capitalise(question), carried: '' } : none;
 }
+
+/**
+ * A fragment made a question: a noun phrase asks who or what it is ("Marla's husband?" -> "Who was
+ * Marla's husband?"); a fragment with a question word of its own ("for how much?") stays as it is
+ * and carries the earlier question's words.
+ */
+function framed(fragment: string, previous: string): string {
+  const text = fragment.replace(/[?.!]+$/, '').trim();
+  if (/\b(?:who|what|where|when|which|how|why)\b/i.test(text)) return `${text}?`;
+  const head = text.split(/\s+/).pop()?.toLowerCase() ?? '';
+  const past = /^\w+\s+(?:was|were|did)\b/i.test(previous);
+  const verb = past ? 'was' : 'is';
+  return PERSON_NOUNS.test(head) ? `Who ${verb} ${text}?` : `What ${verb} ${text}?`;
+}
+
+const PERSON_NOUNS =
+  /^(?:father|mother|brother|sister|son|daughter|wife|husband|uncle|aunt|cousin|child|children|sons|daughters|king|queen|friend|author|maintainer|owner|founder|parent|spouse|twin|teacher)$/;
 
 /** "his" -> "Moses's", "her husband" -> "Naomi's husband", "brought her up" -> "brought Esther up". */
 function personForm(pronoun: string, name: string, after: string): string {
