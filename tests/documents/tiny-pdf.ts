@@ -17,7 +17,9 @@ export function tinyPdf(pages: readonly (readonly PdfLine[])[]): Uint8Array {
       .map((line) => (typeof line === 'string' ? { text: line, size: 12 } : line))
       .map((line, row) => ({ ...line, row }))
       .filter((line) => line.text !== '')
-      .map((line) => `BT /F1 ${line.size} Tf 72 ${720 - line.row * 18} Td (${escapePdfString(line.text)}) Tj ET`)
+      .map(
+        (line) => `BT /F1 ${line.size} Tf 72 ${720 - line.row * 18} Td (${escapePdfString(line.text)}) Tj ET`,
+      )
       .join('\n');
     objects[pageId] =
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageId + 1} 0 R >>`;
