@@ -80,9 +80,17 @@ export async function sendChat(path, payload, { onDelta, signal } = {}) {
 }
 
 /** POST /api/train with `{ text }`; resolves to `{ ok, tokens, vocabSize }`. */
-export async function train(text, { signal } = {}) {
-  const response = await request('api/train', jsonInit({ text }, 'application/json', signal));
+export async function train(text, { signal, format, name } = {}) {
+  const body = { text, ...(format && format !== 'text' ? { format } : {}), ...(name ? { name } : {}) };
+  const response = await request('api/train', jsonInit(body, 'application/json', signal));
   return parseBody(response);
+}
+
+/** POST /api/train with a whole file (a PDF: the server extracts its text); resolves like `train`. */
+export async function trainFile(file, { signal } = {}) {
+  const form = new FormData();
+  form.append('file', file, file.name || 'document');
+  return parseBody(await request('api/train', { method: 'POST', body: form, signal }));
 }
 
 /** GET /api/health; resolves to its body (a degraded service rejects with an ApiError). */

@@ -1,6 +1,6 @@
-import { describeError, health, sendChat, train, upload } from './api.js';
+import { describeError, health, sendChat, train, trainFile, upload } from './api.js';
 import { renderMarkdown } from './markdown.js';
-import { splitForTraining, trainInParts } from './training.js';
+import { formatOfFileName, splitForTraining, splitMarkdownForTraining, trainInParts } from './training.js';
 
 const SETTINGS_KEY = 'chat.settings';
 const PATHS = { a: 'api/chat', b: 'api/api/chat' };
@@ -532,15 +532,22 @@ function showTrainProgress({ phase, part, parts, bytesDone, bytesTotal, vocabSiz
   $('train-run').dataset.phase = phase;
 }
 
-async function trainOn(text, name) {
+/** Trains on a text (or a PDF file, sent whole); `file` names a dropped or chosen file. */
+async function trainOn(text, name, file) {
   if (training) return;
   $('train-error').textContent = '';
   $('train-summary').textContent = '';
-  if (text.includes('\u0000')) {
+  const format = file ? formatOfFileName(file.name) : 'text';
+  if (format !== 'pdf' && text.includes('\u0000')) {
     $('train-error').textContent = `${name} does not look like a text file.`;
     return;
   }
-  const parts = splitForTraining(text);
+  const parts =
+    format === 'pdf'
+      ? [file]
+      : format === 'markdown'
+        ? splitMarkdownForTraining(text)
+        : splitForTraining(text);
   if (parts.length === 0) {
     $('train-error').textContent = `${name} has no text to learn from.`;
     return;
@@ -552,7 +559,10 @@ async function trainOn(text, name) {
   for (const id of ['train-file', 'train-paste']) $(id).disabled = true;
   try {
     const result = await trainInParts(parts, {
-      send: (part, signal) => train(part, { signal }),
+      send: (part, signal) =>
+        typeof part === 'string'
+          ? train(part, { signal, format, ...(file ? { name: file.name } : {}) })
+          : trainFile(part, { signal }),
       onProgress: showTrainProgress,
       signal: controller.signal,
     });
@@ -576,7 +586,7 @@ async function trainOn(text, name) {
 
 async function trainOnFile(file) {
   if (!$('train').open) $('train').showModal();
-  await trainOn(await file.text(), file.name);
+  await trainOn(formatOfFileName(file.name) === 'pdf' ? '' : await file.text(), file.name, file);
 }
 
 $('train-file').addEventListener('change', () => {
@@ -590,7 +600,7 @@ $('train-paste').addEventListener('click', () => {
 });
 $('train-cancel').addEventListener('click', () => training?.abort());
 
-// A text file dropped anywhere on the page trains the model.
+// A document (.txt, .md, .html, .pdf) dropped anywhere on the page trains the model.
 const hasFiles = (event) => [...(event.dataTransfer?.types ?? [])].includes('Files');
 document.addEventListener('dragover', (event) => {
   if (!hasFiles(event)) return;

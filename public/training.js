@@ -68,6 +68,61 @@ export function splitForTraining(text, maxBytes = PART_BYTES) {
 }
 
 /**
+ * How a file is written, from its name: 'markdown', 'html', 'pdf', else 'text'.
+ * @param {string} name
+ * @returns {'text' | 'markdown' | 'html' | 'pdf'}
+ */
+export function formatOfFileName(name) {
+  const extension = /\.([a-z0-9]+)$/i.exec(name ?? '')?.[1]?.toLowerCase() ?? '';
+  if (extension === 'md' || extension === 'markdown') return 'markdown';
+  if (extension === 'html' || extension === 'htm' || extension === 'xhtml') return 'html';
+  if (extension === 'pdf') return 'pdf';
+  return 'text';
+}
+
+/**
+ * Markdown as parts of at most `maxBytes`, cut before headings (never inside a fenced code block)
+ * so each part reads as Markdown of its own; a section larger than a part is cut as text is.
+ * @param {string} text
+ * @param {number} [maxBytes]
+ * @returns {string[]}
+ */
+export function splitMarkdownForTraining(text, maxBytes = PART_BYTES) {
+  const sections = [];
+  let section = [];
+  let fence = null;
+  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+    const opened = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence === null && /^ {0,3}#{1,6}(\s|$)/.test(line) && section.length > 0) {
+      sections.push(section.join('\n'));
+      section = [];
+    }
+    if (opened && fence === null) fence = opened[0];
+    else if (opened && fence !== null && opened[0] === fence) fence = null;
+    section.push(line);
+  }
+  if (section.length > 0) sections.push(section.join('\n'));
+  const parts = [];
+  let part = '';
+  const flush = () => {
+    if (part.trim()) parts.push(part);
+    part = '';
+  };
+  for (const piece of sections) {
+    if (!piece.trim()) continue;
+    if (byteLength(piece) > maxBytes) {
+      flush();
+      parts.push(...splitForTraining(piece, maxBytes));
+      continue;
+    }
+    if (part && byteLength(part) + 1 + byteLength(piece) > maxBytes) flush();
+    part = part ? `${part}\n${piece}` : piece;
+  }
+  flush();
+  return parts;
+}
+
+/**
  * @typedef {{ phase: 'sending' | 'waiting' | 'done', part: number, parts: number,
  *   bytesDone: number, bytesTotal: number, tokens: number, vocabSize: number | null,
  *   seconds?: number }} TrainingProgress
@@ -95,9 +150,10 @@ const sleep = (seconds, signal) =>
  * `{ phase: 'sending' | 'waiting' | 'done', part, parts, bytesDone, bytesTotal, tokens, vocabSize, seconds? }`
  * (`tokens` so far, `vocabSize` after the last part learnt, null before the first).
  * Resolves to `{ parts, tokens, vocabSize, retries }`.
- * @param {string[]} parts
+ * A part is a text, or a whole file (a PDF, sent as it is).
+ * @param {(string | Blob)[]} parts
  * @param {{
- *   send: (text: string, signal?: AbortSignal) => Promise<{ tokens: number, vocabSize: number }>,
+ *   send: (part: string | Blob, signal?: AbortSignal) => Promise<{ tokens: number, vocabSize: number }>,
  *   onProgress?: (progress: TrainingProgress) => void,
  *   signal?: AbortSignal,
  *   wait?: (seconds: number, signal?: AbortSignal) => Promise<void>,
@@ -109,7 +165,7 @@ export async function trainInParts(
   parts,
   { send, onProgress = () => {}, signal, wait = sleep, maxRetries = 8, maxWaitSeconds = 120 },
 ) {
-  const sizes = parts.map(byteLength);
+  const sizes = parts.map((part) => (typeof part === 'string' ? byteLength(part) : part.size));
   const bytesTotal = sizes.reduce((sum, size) => sum + size, 0);
   let bytesDone = 0;
   let tokens = 0;

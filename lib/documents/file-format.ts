@@ -25,10 +25,14 @@ const BY_TYPE: Record<string, DocumentFormat> = {
 /** File name endings `npm run train` and the upload accept. */
 export const DOCUMENT_EXTENSIONS: readonly string[] = Object.keys(BY_EXTENSION).map((ext) => `.${ext}`);
 
-/** The format of a file from its name, else its declared type; undefined when neither is known. */
+/**
+ * The format of a file from its name's extension, else (a name without one) its declared type;
+ * undefined for another kind.
+ */
 export function formatOfFile(filename?: string, contentType?: string): DocumentFormat | undefined {
   const extension = /\.([a-z0-9]+)$/i.exec(filename ?? '')?.[1]?.toLowerCase();
-  if (extension && BY_EXTENSION[extension]) return BY_EXTENSION[extension];
+  // A name that says another kind (a.png, report.docx) wins over a declared type.
+  if (extension) return BY_EXTENSION[extension];
   const type = contentType?.split(';')[0].trim().toLowerCase();
   if (type && BY_TYPE[type]) return BY_TYPE[type];
   return undefined;

@@ -175,6 +175,7 @@ export const schemas: Record<string, JsonSchema> = {
     properties: {
       text: { type: 'string', minLength: 1, description: 'At most 1 MB of UTF-8; more is a 413.' },
       format: {
+        type: 'string',
         enum: ['text', 'markdown', 'html', 'dialogue'],
         default: 'text',
         description:
@@ -198,7 +199,7 @@ export const schemas: Record<string, JsonSchema> = {
         type: 'string',
         contentMediaType: 'application/octet-stream',
         description:
-          'A .txt, .md, .html or .pdf file (kind from the file name, else its content type; another kind is a 415), ' +
+          "A .txt, .md, .html or .pdf file (kind from the file name's extension, else its content type; another kind is a 415), " +
           "at most 4 MB. A PDF's text is extracted (one that cannot be read or holds no text is a 400); the 1 MB " +
           'text limit applies after extraction (413).',
       },

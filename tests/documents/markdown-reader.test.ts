@@ -112,4 +112,37 @@ describe('the Markdown reader', () => {
     const concat = blocks.find((block) => block.name === 'concat(list)')!;
     expect(README.split('\n')[concat.line - 1]).toMatch(/^- `concat\(list\)`/);
   });
+
+  it('reads a help text shown as a code block into named option entries, keeping the block whole', () => {
+    const help = [
+      '## Command Line',
+      '',
+      '```',
+      'Usage: bench [opts] URL',
+      '',
+      '  -c/--connections NUM',
+      '        The number of concurrent connections to use. default: 10.',
+      '  -d/--duration SEC',
+      '        The number of seconds to run. default: 10.',
+      '  -m/--method METHOD',
+      "        The HTTP method to use. default: 'GET'.",
+      '```',
+      '',
+      '```js',
+      "run({ connections: 10, duration: 10, method: 'GET' })",
+      '```',
+    ].join('\n');
+    const read = readDocument({ format: 'markdown', text: help }).sections[0].blocks;
+    expect(read.map((block) => [block.kind, block.name, block.line])).toEqual([
+      ['code', undefined, 3],
+      ['list-item', '-c/--connections NUM', 6],
+      ['list-item', '-d/--duration SEC', 8],
+      ['list-item', '-m/--method METHOD', 10],
+      ['code', undefined, 14],
+    ]);
+    expect(read[1]).toMatchObject({
+      text: '-c/--connections NUM: The number of concurrent connections to use. default: 10.',
+      markdown: '- `-c/--connections NUM`: The number of concurrent connections to use. default: 10.',
+    });
+  });
 });

@@ -130,6 +130,41 @@ describe('the text reader', () => {
     expect(all).not.toContain('GNU frob 1.0');
   });
 
+  it('names an entry by all the forms stacked above its description, and reads two-column tables as terms', () => {
+    const page = [
+      'OPTIONS',
+      '     -L [bind_address:]port:host:hostport',
+      '     -L local_socket:remote_socket',
+      '             Specifies that connections to the given TCP port on the local',
+      '             host are to be forwarded to the given host and port.',
+      '',
+      'ESCAPE CHARACTERS',
+      '     ~.      Disconnect.',
+      '',
+      '     ~^Z     Background ssh.',
+    ].join('\n');
+    const [options, escapes] = read(page);
+    expect(options.blocks).toEqual([
+      {
+        kind: 'list-item',
+        name: '-L [bind_address:]port:host:hostport, -L local_socket:remote_socket',
+        text: '-L [bind_address:]port:host:hostport, -L local_socket:remote_socket: Specifies that connections to the given TCP port on the local host are to be forwarded to the given host and port.',
+        line: 2,
+      },
+    ]);
+    expect(escapes.blocks.map((block) => [block.name, block.text])).toEqual([
+      ['~.', '~.: Disconnect.'],
+      ['~^Z', '~^Z: Background ssh.'],
+    ]);
+  });
+
+  it('does not mistake justified prose for a table', () => {
+    const [section] = read(
+      'This  is the default behaviour. The --no-verbatim option op\u2010\ntion  is provided to restore it after the other.\n',
+    );
+    expect(section.blocks.map((block) => block.kind)).toEqual(['paragraph']);
+  });
+
   it('reads vim help: *tag* headings, capitals under them, and the example after a line ending in ">"', () => {
     const help = [
       '*usr_99.txt*\tFor Vim version 9.0.  Last change: 2024 Jan 01',

@@ -25,19 +25,18 @@ const MARKDOWN =
   '# Shop\n\n## Returns\n\nReturns are free within thirty days.\n\n```sh\nshop return 42\n```\n';
 
 describe('POST /api/train with documents', () => {
-  it('stores a JSON text with its format and name, and the model learns its prose but not its code', async () => {
+  it('stores a JSON text with its format and name; the model learns its prose, not its code', async () => {
     const { services, train } = await trainEndpoint();
     const response = await train.fetch(
       postJson(URL, { text: MARKDOWN, format: 'markdown', name: 'shop.md' }),
     );
     expect(response.status).toBe(200);
+    // Shop / Returns / Returns are free within thirty days . : the code block teaches no tokens.
+    expect((await response.json()).tokens).toBe(9);
     const [chunk] = await services.store.lrange(trainingKeys.chunks, 0, -1);
     expect(decodeChunk(chunk!)).toEqual({ format: 'markdown', name: 'shop.md', text: MARKDOWN });
-    const model = await services.model.current();
-    expect(model.vocabSize).toBeGreaterThan(0);
     const { passages } = await services.model.knowledge();
     expect(passages.texts.join('\n')).toContain('Returns are free within thirty days.');
-    expect(passages.texts.join('\n')).not.toContain('shop return 42');
   });
 
   it('rejects an unknown format and an empty name with 400, storing nothing', async () => {

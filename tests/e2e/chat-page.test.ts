@@ -220,6 +220,7 @@ describe('the chat page in headless Chromium', { timeout: 60_000 }, () => {
     ]);
     expect(response.request().postDataJSON()).toEqual({
       text: 'The lamp of the miller burns by the old mill.\nThe miller grinds the grain.',
+      name: 'mill.txt',
     });
     await page.locator('#train-summary:has-text("from mill.txt in 1 part.")').waitFor();
     await page.keyboard.press('Escape');

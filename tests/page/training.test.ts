@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { splitForTraining, trainInParts } from '../../public/training.js';
+import {
+  formatOfFileName,
+  splitForTraining,
+  splitMarkdownForTraining,
+  trainInParts,
+} from '../../public/training.js';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
@@ -46,9 +51,9 @@ describe('splitForTraining (a file cut into parts under the size cap)', () => {
 
 /** A `send` that answers from a script: a number is a 429 with that Retry-After, an object a result. */
 function scripted(answers: Array<number | { tokens: number; vocabSize: number } | Error>) {
-  const sent: string[] = [];
-  const send = async (text: string) => {
-    sent.push(text);
+  const sent: Array<string | Blob> = [];
+  const send = async (part: string | Blob) => {
+    sent.push(part);
     const answer = answers.shift();
     if (answer instanceof Error) throw answer;
     if (typeof answer === 'number')
@@ -100,5 +105,46 @@ describe('trainInParts (parts sent in order, honouring Retry-After)', () => {
     const failing = scripted([{ tokens: 1, vocabSize: 1 }, new Error('boom')]);
     await expect(trainInParts(['a', 'b', 'c'], { send: failing.send, wait })).rejects.toThrow('boom');
     expect(failing.sent).toEqual(['a', 'b']);
+  });
+});
+
+describe('documents dropped on the page', () => {
+  it('knows the format of a file from its name', () => {
+    expect(['a.md', 'B.HTML', 'c.htm', 'd.pdf', 'e.txt', 'f.csv'].map(formatOfFileName)).toEqual([
+      'markdown',
+      'html',
+      'html',
+      'pdf',
+      'text',
+      'text',
+    ]);
+  });
+
+  it('cuts Markdown before headings, never inside a fenced block', () => {
+    const text = Array.from(
+      { length: 5 },
+      (_, n) => `## Part ${n}\n\nWords.\n\n\`\`\`\n# code ${n}\n\`\`\``,
+    ).join('\n\n');
+    const parts = splitMarkdownForTraining(text, 80);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) {
+      expect(part.startsWith('## Part')).toBe(true);
+      expect(bytes(part)).toBeLessThanOrEqual(80);
+    }
+  });
+
+  it('sends a whole file as one part, counted by its size', async () => {
+    const file = new Blob(['%PDF-1.4 ...']);
+    const sent: unknown[] = [];
+    const progress: { bytesTotal: number }[] = [];
+    await trainInParts([file], {
+      send: async (part) => {
+        sent.push(part);
+        return { tokens: 1, vocabSize: 1 };
+      },
+      onProgress: (event) => progress.push(event),
+    });
+    expect(sent).toEqual([file]);
+    expect(progress[0]!.bytesTotal).toBe(file.size);
   });
 });

@@ -2,6 +2,7 @@ import { parseDocument } from 'htmlparser2';
 import { SectionBuilder } from '../section-builder.js';
 import type { Section } from '../types.js';
 import { codeSpan, fencedCode } from './inline.js';
+import { optionEntriesOf } from './option-listing.js';
 
 /** The part of htmlparser2's DOM this reader looks at. */
 interface HtmlNode {
@@ -289,6 +290,7 @@ class HtmlReader {
       line: this.lineOf(node),
       ...(lang ? { lang } : {}),
     });
+    for (const entry of optionEntriesOf(text, lang, this.lineOf(node))) this.builder.block(entry);
   }
 
   private table(node: HtmlNode): void {

@@ -2,6 +2,7 @@ import { marked, type Token, type Tokens } from 'marked';
 import { SectionBuilder } from '../section-builder.js';
 import type { Section } from '../types.js';
 import { fencedCode, leadingName, markdownInline, plainInline } from './inline.js';
+import { optionEntriesOf } from './option-listing.js';
 
 /**
  * Reads Markdown (CommonMark and GitHub's extensions) through marked's lexer: headings, paragraphs,
@@ -79,6 +80,7 @@ class MarkdownReader {
           line,
           ...(lang ? { lang } : {}),
         });
+        for (const entry of optionEntriesOf(code.text, lang, line)) this.builder.block(entry);
         return;
       }
       case 'table':

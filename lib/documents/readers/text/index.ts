@@ -233,7 +233,8 @@ class TextReader {
       return j;
     }
     const reference = this.proseIndent ?? this.bodyIndent ?? 0;
-    if (indent > reference + 1 && (this.announced || !isProseLike(run))) {
+    const deeper = indent > reference + 1;
+    if ((deeper && this.announced) || ((deeper || this.announced) && !isProseLike(run))) {
       return this.readCode(run, j);
     }
     this.addProse(run);

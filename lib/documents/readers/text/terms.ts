@@ -37,6 +37,8 @@ function isHangingTerm(term: string): boolean {
  */
 export function termAt(lines: readonly SourceLine[], i: number): TermEntry | undefined {
   const line = lines[i];
+  const stacked = stackedTerms(lines, i);
+  if (stacked) return stacked;
   const next = lines[i + 1];
   const hasBody = next !== undefined && next.text !== '';
   if (hasBody && next.indent >= line.indent + 2 && isHangingTerm(line.text)) {
@@ -44,8 +46,9 @@ export function termAt(lines: readonly SourceLine[], i: number): TermEntry | und
     return { name: line.text, description, descriptionIndent: next.indent, lines: 1 + description.length };
   }
   const columns = TWO_COLUMNS.exec(line.text) ?? OPTION_THEN_TEXT.exec(line.text);
-  if (!columns || !isNamed(columns[1])) return undefined;
+  if (!columns) return undefined;
   const column = line.indent + line.text.indexOf(columns[2], columns[1].length);
+  if (!isNamed(columns[1]) && !inTable(lines, i, columns[1], column)) return undefined;
   const continues = hasBody && Math.abs(next.indent - column) <= 1;
   if (hasBody && !continues && next.indent > line.indent) return undefined;
   const rest = continues ? descriptionLines(lines, i + 1, next.indent) : [];
@@ -54,6 +57,58 @@ export function termAt(lines: readonly SourceLine[], i: number): TermEntry | und
     description: [columns[2], ...rest],
     descriptionIndent: column,
     lines: 1 + rest.length,
+  };
+}
+
+/** The column of a line's two-column description, when it has one. */
+function descriptionColumn(line: SourceLine | undefined): number | undefined {
+  if (!line || line.text === '') return undefined;
+  const columns = TWO_COLUMNS.exec(line.text);
+  return columns ? line.indent + line.text.indexOf(columns[2], columns[1].length) : undefined;
+}
+
+/**
+ * A short term in a two-column table (`~.      Disconnect.`, `gnu      GNU tar 1.13.x format`):
+ * a neighbouring line, next to it or past a blank line, has its description in the same column.
+ */
+function inTable(lines: readonly SourceLine[], i: number, term: string, column: number): boolean {
+  // Justified prose has runs of two spaces that can line up; a table's columns are further apart.
+  if (/\s/.test(term) || term.length > 12 || column - lines[i].indent - term.length < 3) return false;
+  for (const j of [i - 1, i + 1, i - 2, i + 2]) {
+    const neighbour = lines[j];
+    if (!neighbour || neighbour.indent !== lines[i].indent) continue;
+    if (Math.abs(j - i) === 2 && lines[(i + j) / 2].text !== '') continue;
+    if (descriptionColumn(neighbour) === column) return true;
+  }
+  return false;
+}
+
+/**
+ * Several forms of one option, a line each, described once beneath them
+ * (`-L [bind_address:]port:host:hostport` / `-L local_socket:remote_socket` / `   Specifies ...`).
+ */
+function stackedTerms(lines: readonly SourceLine[], i: number): TermEntry | undefined {
+  const line = lines[i];
+  if (!OPTION.test(line.text) || !isNamed(line.text)) return undefined;
+  let last = i;
+  while (
+    lines[last + 1] !== undefined &&
+    lines[last + 1].indent === line.indent &&
+    OPTION.test(lines[last + 1].text) &&
+    isNamed(lines[last + 1].text) &&
+    !TWO_COLUMNS.test(lines[last + 1].text)
+  ) {
+    last++;
+  }
+  const body = lines[last + 1];
+  if (last === i || body === undefined || body.text === '' || body.indent < line.indent + 2) return undefined;
+  const names = lines.slice(i, last + 1).map((term) => term.text);
+  const description = descriptionLines(lines, last + 1, body.indent);
+  return {
+    name: names.join(', '),
+    description,
+    descriptionIndent: body.indent,
+    lines: names.length + description.length,
   };
 }
 
