@@ -115,9 +115,12 @@ export class PassageIndex {
   /** Adds the sections of one document read by its structure; returns the passages added. */
   addDocument(chunk: number, document: ParsedDocument): number {
     const markdown = document.format === 'markdown' || document.format === 'html';
+    const headings = headingsOf(document);
     let added = 0;
     for (const section of document.sections) {
-      const blocks = section.blocks.filter((block) => block.text.trim() !== '');
+      const blocks = section.blocks.filter(
+        (block) => block.text.trim() !== '' && !listsHeadings(block.text, headings),
+      );
       if (blocks.length === 0) continue;
       const id = this.addSection({
         path: section.path,
@@ -368,6 +371,45 @@ export class PassageIndex {
     const after = this.neighbour(id, 1);
     return Math.max(before >= 0 ? scores[before] : 0, after >= 0 ? scores[after] : 0);
   }
+}
+
+/** The document's headings (without numbering), lower case, for telling a table of contents. */
+function headingsOf(document: ParsedDocument): string[] {
+  const headings = new Set<string>();
+  for (const section of document.sections) {
+    const last = section.path[section.path.length - 1];
+    if (last) headings.add(bareHeading(last));
+  }
+  return [...headings].filter((heading) => heading.length >= 4);
+}
+
+function bareHeading(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/^[\d.\s]+/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * A block that is a table of contents or a cross-reference: two or more of the document's
+ * headings make up most of it ("Contents 1.1. How do I ...? 1.2. Where ...?", "See section 12.5").
+ */
+function listsHeadings(text: string, headings: readonly string[]): boolean {
+  if (headings.length < 2) return false;
+  let rest = text.toLowerCase().replace(/\s+/g, ' ');
+  let found = 0;
+  for (const heading of headings) {
+    if (!rest.includes(heading)) continue;
+    found++;
+    rest = rest.split(heading).join(' ');
+  }
+  if (found < 2) return false;
+  const left = rest.replace(
+    /\b(?:contents|table of contents|see|section|chapter|and|also)\b|[\d.,;:()"'“”*\-\s]/g,
+    '',
+  );
+  return left.length <= text.length * 0.25;
 }
 
 function addPostings(

@@ -56,7 +56,9 @@ async function trained(...documents: Parameters<ReturnType<typeof embeddedServic
   for (const document of documents) await services.model.train(document);
   const api = endpoint(chatHandlers(() => services));
   return async (message: string) => {
-    const response = await api.fetch(postJson('http://localhost/api/chat', { message, raw: true, modelMode: 'instant' }));
+    const response = await api.fetch(
+      postJson('http://localhost/api/chat', { message, raw: true, modelMode: 'instant' }),
+    );
     expect(response.status).toBe(200);
     return response.json();
   };
