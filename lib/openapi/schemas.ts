@@ -113,8 +113,18 @@ export const schemas: Record<string, JsonSchema> = {
     required: ['text', 'score', 'ref'],
     additionalProperties: false,
     properties: {
-      text: { type: 'string', description: 'The passage as it was taught.' },
+      text: { type: 'string', description: 'The passage as it was taught (plain text).' },
       score: { type: 'number', description: 'Retrieval score (BM25, higher is more relevant).' },
+      section: {
+        type: 'string',
+        description:
+          'The heading path of the passage\'s section, outermost first, joined with " > " ("tar > Options > strip"); absent when the text has no headings.',
+      },
+      file: {
+        type: 'string',
+        description: "The file name the text was trained under (`name`, or the uploaded file's name).",
+      },
+      page: { type: 'integer', minimum: 1, description: 'The page of a PDF the passage is on.' },
       ref: {
         oneOf: [
           {
