@@ -7,6 +7,8 @@ import type { QuestionShape } from './question.js';
 export interface EvidenceLine {
   text: string;
   weight: number;
+  /** A line next to a retrieved passage (one-a-line text), not retrieved itself. */
+  nearby?: boolean;
 }
 
 /** A short answer found in the evidence ("Naomi", "Red", "nine hundred sixty and nine years"). */
@@ -31,6 +33,7 @@ const NUMBER_WORDS = new Set(
 /** How near (in tokens) a candidate must be to the words of the question to count fully. */
 const NEARNESS = 6;
 const AGENT_BONUS = 1.5;
+const OF_SHARE = 0.3;
 
 /**
  * Short answers of the kind the question asks for, found in the evidence: names for who/where
@@ -135,7 +138,9 @@ export function answerCandidates(
       }
       const capitalised = /^\p{Lu}/u.test(tokens[i]) && isName(folded[i]) && !partOfQuestionName(i);
       const startsSentence = i === 0 || SENTENCE_BREAK.has(tokens[i - 1]);
-      if (capitalised && !startsSentence && isAnswerWord(i)) add(tokens[i], i);
+      // A name after "of" is a possessor ("the God of Isaac"), seldom the one a question asks for.
+      if (capitalised && !startsSentence && isAnswerWord(i))
+        add(tokens[i], i, folded[i - 1] === 'of' ? OF_SHARE : 1);
     }
   });
   return [...totals.values()]

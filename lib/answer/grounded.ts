@@ -184,21 +184,29 @@ export function answerFromPassages(
   // A question that names a relation ("Ruth's mother in law") is answered by the name written in
   // that relation, or not at all; any other short answer must be of the kind asked (who: a person).
   const relation = request.shape.kind === 'person' ? relationOf(request.message) : null;
+  const lines = evidenceLines(
+    index,
+    relation
+      ? evidence.slice(0, RELATION_PASSAGES)
+      : request.shape.kind === 'choice'
+        ? evidence
+        : evidence.slice(0, NAMING_PASSAGES),
+  );
   const candidates = (
     relation
-      ? relationCandidates(relation, evidenceLines(index, evidence.slice(0, RELATION_PASSAGES)), isName)
+      ? relationCandidates(relation, lines, isName)
       : answerCandidates(
           request.shape,
           questionTerms,
-          evidenceLines(
-            index,
-            request.shape.kind === 'choice' ? evidence : evidence.slice(0, NAMING_PASSAGES),
-          ),
+          lines,
           (term) => (index.idf(term) / maxIdf) ** 2,
           isName,
         )
   ).filter((candidate) => fitsKind(index, candidate.text, request.shape.kind));
-  const answer = confidentAnswer(candidates);
+  // A name only the lines around the passage hold is a guess at who "he" was: no lead then.
+  const guessed =
+    !relation && request.shape.kind === 'person' && lines[candidates[0]?.line ?? 0]?.nearby === true;
+  const answer = guessed ? null : confidentAnswer(candidates);
   const cited = citedEvidence(index, evidence, answer, request.budget.cite);
   const snippets: { text: string; block: boolean }[] = [];
   const sources: Source[] = [];
@@ -295,7 +303,7 @@ function evidenceLines(index: PassageIndex, evidence: readonly Evidence[]): Evid
     lines.push({ text: index.texts[id], weight });
     for (const step of [-1, 1] as const) {
       const other = index.neighbour(id, step);
-      if (other >= 0) lines.push({ text: index.texts[other], weight: weight * NEARBY_SHARE });
+      if (other >= 0) lines.push({ text: index.texts[other], weight: weight * NEARBY_SHARE, nearby: true });
     }
   }
   return lines;

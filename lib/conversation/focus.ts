@@ -59,7 +59,8 @@ export function noteAnswer(focus: Focus, answer: string, askedFor: EntityKind): 
   if (lead && !NOT_NAMES.has(lead.toLowerCase())) add(focus, lead, askedFor, ANSWER_WEIGHT);
   // Names the question already gave are not new in the reply.
   const asked = focus.lastQuestion.toLowerCase();
-  for (const name of namesIn(answer).slice(0, REPLY_NAMES)) {
+  // The names of the first quoted passage; later citations are context.
+  for (const name of namesIn(answer.split('[1]')[0]).slice(0, REPLY_NAMES)) {
     if (!asked.includes(name.toLowerCase())) add(focus, name, 'unknown', REPLY_NAME_WEIGHT);
   }
 }
@@ -76,7 +77,7 @@ export function referent(focus: Focus, wants: 'person' | 'place' | 'thing'): Foc
       ? entity.kind === 'person' || entity.kind === 'unknown'
       : wants === 'place'
         ? entity.kind === 'place' || entity.kind === 'unknown'
-        : entity.kind !== 'person';
+        : entity.kind === 'thing';
   return [...focus.entities].filter(fits).sort((a, b) => b.salience - a.salience)[0];
 }
 

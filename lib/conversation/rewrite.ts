@@ -144,19 +144,27 @@ function personForm(pronoun: string, name: string, after: string): string {
   const possessive = `${name}'s`;
   if (lower === 'his' || lower === 'their' || lower === 'hers') return possessive;
   if (lower === 'her') {
-    const next = /^\s*([\p{L}?.!]+)/u.exec(after)?.[1]?.toLowerCase();
+    const next = /^\s*(\p{L}+|[?.!])/u.exec(after)?.[1]?.toLowerCase();
     return next && !AFTER_OBJECT.has(next) ? possessive : name;
   }
   return name;
 }
 
-/** The topic of the last question when it names nothing: its rarest-looking word (the longest). */
+/**
+ * The topic of the last question when it names nothing: the noun after its first article or
+ * possessive ("Where does the river flow?" -> "river"), else its last content word ("How do I
+ * install semver?" -> "semver").
+ */
 function topicOf(focus: Focus): { text: string } | undefined {
+  const afterArticle = /\b(?:the|a|an|my|your|this|that|these|those|our)\s+([\p{L}\p{N}_.-]{3,})/iu.exec(
+    focus.lastQuestion,
+  )?.[1];
+  if (afterArticle && !QUESTION_WORDS.has(afterArticle.toLowerCase())) return { text: afterArticle };
   const words = focus.lastQuestion
     .replace(/[?.!,]/g, ' ')
     .split(/\s+/)
     .filter((word) => word.length > 2 && !QUESTION_WORDS.has(word.toLowerCase()));
-  const topic = words.sort((a, b) => b.length - a.length)[0];
+  const topic = words[words.length - 1];
   return topic ? { text: topic } : undefined;
 }
 

@@ -106,11 +106,12 @@ describe('POST /api/chat: replies', () => {
     expect(body.thought).toMatch(/searched: wisdom · \d+ passages? matched · used \[1\] chunk 1 line 2/);
   });
 
-  it("keeps the conversation and takes keywords from the user's recent turns", async () => {
-    await api.fetch(postJson(URL, { message: 'I love the river', sessionId: 'history' }));
+  it('keeps the conversation: "and then?" continues after the previous answer', async () => {
+    await api.fetch(postJson(URL, { message: 'Is wisdom better than rubies?', sessionId: 'history' }));
     const response = await api.fetch(postJson(URL, { message: 'and then?', sessionId: 'history' }));
     const body = await response.json();
-    expect(body.thought).toContain('river');
+    expect(body.thought).toContain('continued after the previous answer');
+    expect(body.response).toContain('sea');
     expect(response.headers.get('x-session-remaining')).toBe('18');
   });
 

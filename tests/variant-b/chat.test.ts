@@ -156,15 +156,15 @@ describe('POST /api/api/chat: modes with the local model', () => {
     expect(body.sources.length).toBeGreaterThan(0);
   });
 
-  it("searches the user's earlier turns, never the assistant's", async () => {
+  it('makes a follow-up standalone from the history and shows the rewrite in its steps', async () => {
     const history = [
-      { role: 'user', content: 'I keep thinking about the river' },
-      { role: 'assistant', content: 'Rubies and ointment are precious.' },
+      { role: 'user', content: 'Where does the river flow?' },
+      { role: 'assistant', content: 'The river flows to the sea and the sea is never full. [1]' },
     ];
-    const response = await chat.fetch(postJson(URL, { message: 'why?', mode: 'think', history }));
+    const response = await chat.fetch(postJson(URL, { message: 'Is it ever full?', mode: 'think', history }));
     const text = (await response.json()).response;
-    expect(text).toMatch(/What I searched for: .*river/);
-    expect(text).not.toMatch(/What I searched for: .*(rubies|ointment|precious)/);
+    expect(text).toMatch(/What it means in this conversation: “Is (?:the )?(?:sea|river) ever full\?”/);
+    expect(text).toMatch(/never full/);
   });
 
   it('cuts a long history to the token budget, oldest first, instead of rejecting it', async () => {
