@@ -55,19 +55,18 @@ export function uiChatHandlers(services: () => Services): { POST: MethodHandler 
               onDelta,
               onSession,
             }),
-          (outcome) => endingOf(current, outcome, chat.maxTokens),
+          endingOf,
         );
       });
     },
   };
 }
 
-function endingOf(services: Services, outcome: ChatOutcome, maxTokens: number): UIStreamEnding {
-  const { response, thought, usedExternal, vocabSize, sources } = outcome.body;
-  const cut = !usedExternal && services.model.cached().tokens(response).length >= maxTokens;
+function endingOf(outcome: ChatOutcome): UIStreamEnding {
+  const { thought, usedExternal, vocabSize, sources } = outcome.body;
   return {
     sources,
-    finishReason: cut ? 'length' : 'stop',
+    finishReason: outcome.cut ? 'length' : 'stop',
     metadata: { ...(thought ? { thought } : {}), usedExternal, vocabSize },
   };
 }

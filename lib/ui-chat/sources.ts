@@ -12,15 +12,16 @@ export interface SourceDocument {
 
 /**
  * The title a person reads for a source: its document and section when the source knows them
- * (`file`/`document` and `section`, on the source or its `ref`), an article's title, else the
- * training text's chunk and line.
+ * (`file`/`document`, `section` and a PDF's `page`, on the source or its `ref`), an article's
+ * title, else the training text's chunk and line.
  */
 export function sourceTitle(source: Source): string {
   const fields = { ...(source.ref as object), ...(source as object) } as Record<string, unknown>;
   const document = named(fields.document) ?? named(fields.file) ?? named(fields.title);
   const section = named(fields.section);
-  if (document && section && section !== document) return `${document} — ${section}`;
-  if (document ?? section) return (document ?? section)!;
+  const page = typeof fields.page === 'number' ? `, page ${fields.page}` : '';
+  if (document && section && section !== document) return `${document} — ${section}${page}`;
+  if (document ?? section) return `${document ?? section}${page}`;
   const { chunk, line } = fields;
   if (typeof chunk === 'number' && typeof line === 'number') return `chunk ${chunk}, line ${line}`;
   if (typeof chunk === 'number') return `chunk ${chunk}`;

@@ -24,6 +24,9 @@ describe('the title of a source-document', () => {
       sourceTitle(passage({ chunk: 2, line: 1 }, { file: 'guide.md', section: ['Usage', 'Modes'] })),
     ).toBe('guide.md — Usage › Modes');
     expect(sourceTitle(passage({ chunk: 2, line: 1 }, { section: 'Modes' }))).toBe('Modes');
+    expect(
+      sourceTitle(passage({ chunk: 2, line: 1 }, { file: 'manual.pdf', section: 'tar > Options', page: 4 })),
+    ).toBe('manual.pdf — tar > Options, page 4');
     expect(sourceTitle(passage({ chunk: 2, line: 1 }, { file: '', section: [] }))).toBe('chunk 2, line 1');
   });
 

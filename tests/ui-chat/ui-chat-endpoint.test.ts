@@ -195,18 +195,22 @@ describe('POST /api/ui/chat: the AI SDK UI message stream', () => {
   it('uses the messages sent as the history, as Variant B uses history', async () => {
     const ask = (messages: UIMessage[]) =>
       api.fetch(postJson(URL, { id: `history-${Math.random()}`, messages }, { 'x-real-ip': freshAddress() }));
-    const alone = await readEvents(await ask([userMessage('What is it better than?')]));
+    const alone = await readEvents(await ask([userMessage('Tell me more')]));
     const followUp = await readEvents(
       await ask([
-        userMessage('a good name'),
-        { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'Tell me what you want to know.' }] },
-        userMessage('What is it better than?'),
+        userMessage('What is a good name better than?'),
+        {
+          id: 'a1',
+          role: 'assistant',
+          parts: [{ type: 'text', text: 'A good name is better than precious ointment. [1]' }],
+        },
+        userMessage('Tell me more'),
       ]),
     );
-    const firstSource = (events: typeof alone) =>
-      events.map((event) => event.data).find((data) => data.includes('"source-document"'));
-    expect(JSON.parse(firstSource(alone)!).providerMetadata.ngram.text).toMatch(/^Wisdom/);
-    expect(JSON.parse(firstSource(followUp)!).providerMetadata.ngram.text).toMatch(/^A good name/);
+    const sources = (events: typeof alone) =>
+      events.map((event) => event.data).filter((data) => data.includes('"source-document"'));
+    expect(sources(alone)).toEqual([]);
+    expect(sources(followUp).length).toBeGreaterThan(0);
   });
 
   it('accepts the chat options a transport body adds (modelMode, temperature, maxTokens)', async () => {
