@@ -84,7 +84,9 @@ try {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({
-      text: 'The harbour museum opens at nine in the morning and closes at six in the evening.\n\nA ticket costs five euros for adults and is free for children.',
+      text: '# Harbour museum\n\n## Opening hours\n\nThe harbour museum opens at nine in the morning and closes at six in the evening.\n\n## Tickets\n\nA ticket costs five euros for adults and is free for children.',
+      format: 'markdown',
+      name: 'museum.md',
     }),
   });
   check(trained.ok, `training answered ${trained.status}`);
@@ -110,7 +112,10 @@ try {
     .waitFor({ timeout: 15_000 });
   await page.getByRole('button', { name: 'Regenerate' }).waitFor();
   const source = reply.getByRole('list', { name: 'Sources' }).locator('summary').first();
-  check((await source.textContent()) === 'chunk 1, line 1', `source title: ${await source.textContent()}`);
+  check(
+    (await source.textContent()) === 'museum.md — Harbour museum > Opening hours',
+    `source title: ${await source.textContent()}`,
+  );
   await source.click();
   check(
     /opens at nine/.test(await reply.locator('blockquote').first().textContent()),

@@ -124,7 +124,7 @@ beforeAll(async () => {
   const trained = await fetch(`${service.url}/api/train`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ text: GUIDE }),
+    body: JSON.stringify({ text: GUIDE, format: 'markdown', name: 'museum.md' }),
   });
   expect(trained.status).toBe(200);
   const port = await freePort();
@@ -190,7 +190,8 @@ describe('the chat widget on a page of another origin', () => {
     const reply = log.locator('.msg.bot').last();
     expect(await reply.textContent()).toMatch(/opens at nine in the morning/);
     const citation = reply.locator('summary').first();
-    expect(await citation.textContent()).toMatch(/^\[1\] /);
+    // The citation names the document and its section (the heading path), not a chunk and line.
+    expect(await citation.textContent()).toBe('[1] museum.md — Harbour museum > Opening hours');
     const passage = reply.locator('blockquote').first();
     expect(await passage.isVisible()).toBe(false);
     await citation.click();
