@@ -1,3 +1,4 @@
+export { signedInUser } from './identity.js';
 export { type ChatImage, readChatImage } from './image-input.js';
 export { type ChatOutcome, respondToChat } from './respond.js';
 export {

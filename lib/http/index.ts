@@ -22,6 +22,8 @@ export {
   PAGE_CONTENT_SECURITY_POLICY,
   pageSecurityHeaders,
   securityHeaders,
+  WIDGET_SCRIPT_PATH,
+  widgetScriptHeaders,
 } from './responses.js';
 export {
   acceptsEventStream,

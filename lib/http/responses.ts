@@ -56,3 +56,16 @@ export const pageSecurityHeaders: Record<string, string> = {
   'Content-Security-Policy': PAGE_CONTENT_SECURITY_POLICY,
   'Referrer-Policy': 'no-referrer',
 };
+
+/** Where the chat widget's script is served (public/widget.js). */
+export const WIDGET_SCRIPT_PATH = '/widget.js';
+
+/**
+ * Headers of the widget's script on top of `securityHeaders`: any page may load it, also with
+ * `crossorigin` (for Subresource Integrity) or under Cross-Origin-Embedder-Policy. vercel.json
+ * sends the same on a deployment.
+ */
+export const widgetScriptHeaders: Record<string, string> = {
+  'Access-Control-Allow-Origin': '*',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+};

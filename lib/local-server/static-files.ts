@@ -1,6 +1,11 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import { pageSecurityHeaders, securityHeaders } from '../http/index.js';
+import {
+  pageSecurityHeaders,
+  securityHeaders,
+  WIDGET_SCRIPT_PATH,
+  widgetScriptHeaders,
+} from '../http/index.js';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -39,6 +44,7 @@ export async function serveStatic(publicDir: string, pathname: string): Promise<
         'Cache-Control': 'no-cache',
         ...securityHeaders,
         ...(extension === '.html' ? pageSecurityHeaders : {}),
+        ...(`/${relativePath}` === WIDGET_SCRIPT_PATH ? widgetScriptHeaders : {}),
       },
     });
   } catch {

@@ -1,4 +1,5 @@
 import { serviceVersion } from '../services/version.js';
+import { browserPaths, browserSchemas } from './browser.js';
 import { openAIPaths, openAISchemas } from './openai.js';
 import { paths } from './paths.js';
 import { headers, responses } from './responses.js';
@@ -7,8 +8,9 @@ import type { OpenApiDocument, PathItem } from './types.js';
 
 export type { JsonSchema, OpenApiDocument, Operation, PathItem } from './types.js';
 
-/** Every path also answers the CORS preflight, the same way. */
+/** Every path of the API also answers the CORS preflight, the same way (static files do not). */
 function withPreflight(path: string, item: PathItem): PathItem {
+  if (item.servers) return item;
   const name = path
     .replace(/^\//, '')
     .replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string = '') => next.toUpperCase());
@@ -32,6 +34,7 @@ export const openApiDocument: OpenApiDocument = {
     description:
       'Conversational AI over HTTP, in two interface variants on one base URL (https://HOST/api). ' +
       'Variant A: /chat, /train, /upload, /health and the admin endpoints. Variant B: /api/chat and /api/health. ' +
+      'Browser apps: /ui/chat (the AI SDK’s useChat) and the chat widget /widget.js (at the host root). ' +
       'Every error body is { error, code, ...extra }; a method a path does not answer is a 405 with Allow; ' +
       'any origin may call the service (CORS), and OPTIONS answers 204 everywhere.',
   },
@@ -48,14 +51,22 @@ export const openApiDocument: OpenApiDocument = {
       description:
         'OpenAI Chat Completions and Models: errors in OpenAI’s shape { error: { message, type, param, code } }.',
     },
+    {
+      name: 'AI SDK',
+      description: 'The AI SDK’s UI message stream, for useChat and DefaultChatTransport in browser apps.',
+    },
+    { name: 'Browser', description: 'The one-tag chat widget for any website (served at the host root).' },
     { name: 'Meta', description: 'This description.' },
     { name: 'CORS', description: 'Preflight requests.' },
   ],
   paths: Object.fromEntries(
-    Object.entries({ ...paths, ...openAIPaths }).map(([path, item]) => [path, withPreflight(path, item)]),
+    Object.entries({ ...paths, ...openAIPaths, ...browserPaths }).map(([path, item]) => [
+      path,
+      withPreflight(path, item),
+    ]),
   ),
   components: {
-    schemas: { ...schemas, ...openAISchemas },
+    schemas: { ...schemas, ...openAISchemas, ...browserSchemas },
     responses,
     headers,
     securitySchemes: {

@@ -70,7 +70,11 @@ export interface Operation {
 
 export type HttpMethod = 'get' | 'post' | 'delete' | 'options';
 
-export type PathItem = { description?: string } & Partial<Record<HttpMethod, Operation>>;
+export type PathItem = {
+  description?: string;
+  /** Where this path is served when not under the document's own server (a static file at the root). */
+  servers?: { url: string; description: string }[];
+} & Partial<Record<HttpMethod, Operation>>;
 
 export interface OpenApiDocument {
   openapi: '3.1.0';

@@ -125,6 +125,24 @@ export async function requestPlan(): Promise<FunctionPlan[]> {
     },
     { route: '/api/api/health', calls: [call('GET', '/api/api/health', 200)] },
     {
+      route: '/api/ui/chat',
+      calls: [
+        post(
+          '/api/ui/chat',
+          {
+            id: 'verify-ui',
+            messages: [
+              { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'What did the keeper light?' }] },
+            ],
+            trigger: 'submit-message',
+          },
+          200,
+        ),
+        post('/api/ui/chat', { message: 'not a UI chat body' }, 400, 'validation_failed'),
+        call('OPTIONS', '/api/ui/chat', 204),
+      ],
+    },
+    {
       route: '/api/upload',
       calls: [
         {

@@ -21,6 +21,8 @@ interface Case {
   name: string;
   method: string;
   path: string;
+  /** Where the document serves the path: /api, or the host root for a static file. */
+  base?: string;
   headers?: Record<string, string>;
   body?: BodyInit;
 }
@@ -280,6 +282,7 @@ async function uploadCases(path: string): Promise<Case[]> {
 async function sweepCases(): Promise<Case[]> {
   const cases: Case[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
+    const first = cases.length;
     for (const suffix of ['/extra', '.php']) {
       cases.push({
         name: `GET ${path}${suffix}: a path that does not exist`,
@@ -356,6 +359,8 @@ async function sweepCases(): Promise<Case[]> {
       if (json) cases.push(...jsonCases(path, method, json.schema, auth));
       if (operation.requestBody?.content['multipart/form-data']) cases.push(...(await uploadCases(path)));
     }
+    const base = (item.servers?.[0]?.url ?? '/api').replace(/\/$/, '');
+    for (const added of cases.slice(first)) added.base = base;
   }
   return cases;
 }
@@ -405,7 +410,7 @@ describe('a bad-input sweep generated from the OpenAPI document, against npm sta
     const failures: string[] = [];
     const statuses = new Map<number, number>();
     for (const item of cases) {
-      const response = await fetch(`${server.url}/api${item.path}`, {
+      const response = await fetch(`${server.url}${item.base ?? '/api'}${item.path}`, {
         method: item.method,
         headers: item.headers,
         body: item.body,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PAGE_CONTENT_SECURITY_POLICY } from '../../lib/http/index.js';
+import { PAGE_CONTENT_SECURITY_POLICY, widgetScriptHeaders } from '../../lib/http/index.js';
 import { serveStatic } from '../../lib/local-server/static-files.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -56,6 +56,21 @@ describe('security headers of the page and the static files', () => {
       });
     }
     expect(vercelHeadersFor('/app.js')).toEqual({ 'x-content-type-options': 'nosniff' });
+    expect(vercelHeadersFor('/widget.js')).toEqual({
+      'x-content-type-options': 'nosniff',
+      ...Object.fromEntries(
+        Object.entries(widgetScriptHeaders).map(([key, value]) => [key.toLowerCase(), value]),
+      ),
+    });
+  });
+
+  it('serves the widget script so that a page of any origin may load it, without a page policy', async () => {
+    const script = await serveStatic(publicDir, '/widget.js');
+    expect(script?.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(script?.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(script?.headers.get('access-control-allow-origin')).toBe('*');
+    expect(script?.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(script?.headers.get('content-security-policy')).toBeNull();
   });
 
   it('keeps the page free of inline scripts and styles, which the policy would block', () => {

@@ -140,6 +140,7 @@ describe('the OpenAPI document', () => {
 
   it('lists for every path exactly the methods it answers (OPTIONS 204 with Allow)', async () => {
     for (const [path, item] of Object.entries(document.paths)) {
+      if (item.servers) continue; // a static file at the host root: GET and HEAD, no preflight
       const result = await call('OPTIONS', path);
       expectConforms(result, 204);
       const documented = ['get', 'post', 'delete', 'options'].filter((method) => method in item);
@@ -623,5 +624,46 @@ describe('GET /api/v1/models (OpenAI-compatible)', () => {
       'local-expert',
       'local-apex',
     ]);
+  });
+});
+
+describe('POST /api/ui/chat (AI SDK UI message stream)', () => {
+  const userMessage = (text: string) => ({ id: 'u1', role: 'user', parts: [{ type: 'text', text }] });
+
+  it('streams the reply as documented, with the allowance headers', async () => {
+    const result = await call('POST', '/ui/chat', {
+      json: {
+        id: 'openapi-ui',
+        messages: [userMessage('What is light?')],
+        trigger: 'submit-message',
+        messageId: null,
+        modelMode: 'instant',
+        temperature: 0.3,
+        maxTokens: 40,
+      },
+    });
+    expectConforms(result, 200);
+    expect(result.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
+    expect(result.body as string).toMatch(/"type":"finish"/);
+  });
+
+  it.each([
+    ['a Variant A body', { message: 'hi' }],
+    ['no messages', { id: 'x', messages: [] }],
+    ['the assistant speaking last', { id: 'x', messages: [{ role: 'assistant', parts: [] }] }],
+  ])('answers 400 for %s', async (_, json) => {
+    expectConforms(await call('POST', '/ui/chat', { json }), 400);
+  });
+});
+
+describe('GET /widget.js (at the host root)', () => {
+  it('serves the script as documented, loadable from any origin', async () => {
+    const root = document.paths['/widget.js']!.servers![0]!.url.replace(/\/$/, '');
+    const response = await fetch(`${server.url}${root}/widget.js`);
+    const result = await checkOperation(document, 'GET', '/widget.js', response);
+    expectConforms(result, 200);
+    expect(result.headers.get('access-control-allow-origin')).toBe('*');
+    expect(result.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(result.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });
