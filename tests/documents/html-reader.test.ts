@@ -102,4 +102,14 @@ describe('the HTML reader', () => {
     ]);
     expect(plainTextOf(bare)).toBe('Hours\n\nWe open at nine.');
   });
+
+  it('leaves out the rows of a navigation table (links only)', () => {
+    const page =
+      '<body><table><tr><td><a href="a.html">Prev</a></td><td><a href="/">Home</a></td></tr></table>' +
+      '<h2>Hours</h2><p>We open at nine.</p></body>';
+    const read = readDocument({ format: 'html', text: page });
+    expect(read.sections.flatMap((section) => section.blocks).map((block) => block.text)).toEqual([
+      'We open at nine.',
+    ]);
+  });
 });

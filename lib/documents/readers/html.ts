@@ -303,6 +303,7 @@ class HtmlReader {
         headers = cells.map((cell) => textOf(cell));
         continue;
       }
+      if (cells.every(isLinksOnly)) continue;
       const texts = cells.map((cell) => inline(cell.children ?? []));
       const name = texts[0].text;
       const describe = (values: string[]) =>
@@ -346,6 +347,17 @@ class HtmlReader {
       }
     }
   }
+}
+
+/** A cell of a navigation table: nothing but links (or nothing at all). */
+function isLinksOnly(cell: HtmlNode): boolean {
+  const outside = (node: HtmlNode): string =>
+    node.name === 'a'
+      ? ''
+      : node.type === 'text'
+        ? (node.data ?? '')
+        : (node.children ?? []).map(outside).join('');
+  return outside(cell).trim() === '';
 }
 
 /** The text inside a <pre>, line breaks kept. */
