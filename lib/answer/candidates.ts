@@ -7,8 +7,6 @@ import type { QuestionShape } from './question.js';
 export interface EvidenceLine {
   text: string;
   weight: number;
-  /** A line next to a retrieved passage (one-a-line text), not retrieved itself. */
-  nearby?: boolean;
 }
 
 /** A short answer found in the evidence ("Naomi", "Red", "nine hundred sixty and nine years"). */

@@ -203,10 +203,7 @@ export function answerFromPassages(
           isName,
         )
   ).filter((candidate) => fitsKind(index, candidate.text, request.shape.kind));
-  // A name only the lines around the passage hold is a guess at who "he" was: no lead then.
-  const guessed =
-    !relation && request.shape.kind === 'person' && lines[candidates[0]?.line ?? 0]?.nearby === true;
-  const answer = guessed ? null : confidentAnswer(candidates);
+  const answer = confidentAnswer(candidates);
   const cited = citedEvidence(index, evidence, answer, request.budget.cite);
   const snippets: { text: string; block: boolean }[] = [];
   const sources: Source[] = [];
@@ -303,7 +300,7 @@ function evidenceLines(index: PassageIndex, evidence: readonly Evidence[]): Evid
     lines.push({ text: index.texts[id], weight });
     for (const step of [-1, 1] as const) {
       const other = index.neighbour(id, step);
-      if (other >= 0) lines.push({ text: index.texts[other], weight: weight * NEARBY_SHARE, nearby: true });
+      if (other >= 0) lines.push({ text: index.texts[other], weight: weight * NEARBY_SHARE });
     }
   }
   return lines;
