@@ -27,7 +27,12 @@ import { createWikipediaClient, defaultWikiUserAgent, type WikipediaClient } fro
 import { fixedModelFromConfig } from './fixed-model.js';
 import { isStoreUnconfigured, storeUnconfigured } from './store-choice.js';
 
-export { ensureDataDir, isStoreUnconfigured, storeUnconfigured } from './store-choice.js';
+export {
+  ensureDataDir,
+  isStoreUnconfigured,
+  rootStoreFromConfig,
+  storeUnconfigured,
+} from './store-choice.js';
 export { serviceVersion } from './version.js';
 
 /** Everything a handler needs, made once per instance; tests build their own with `createServices`. */
