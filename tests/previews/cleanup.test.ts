@@ -68,6 +68,19 @@ describe.each(backends)('cleaning up previews on %s', (_name, sharedStore) => {
     expect(await ask(merged, 'Where does the quokka live?')).not.toMatch(/Rottnest/);
   });
 
+  it('makes a running preview with a corpus of its own start over when its namespace is deleted', async () => {
+    const { deployment } = await sharedStore();
+    const own = deployment(preview('own-corpus', { PREVIEW_CORPUS: 'own' }));
+    await train(own, 'The quokka lives on Rottnest Island.');
+    expect(await ask(own, 'Where does the quokka live?')).toMatch(/Rottnest/);
+    const deleted = await endpoints(deployment(production)).previews.fetch(
+      get('admin/previews?branch=own-corpus', ownerHeaders, 'DELETE'),
+    );
+    expect(deleted.status).toBe(200);
+    expect(await ask(own, 'Where does the quokka live?')).not.toMatch(/Rottnest/);
+    expect(await exported(own)).toBe('');
+  });
+
   it('never deletes outside preview namespaces, and only for the owner', async () => {
     const { root: store, deployment } = await sharedStore();
     const live = deployment(production);
