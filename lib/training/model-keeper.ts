@@ -165,9 +165,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     while (position.chunks > applied) {
       const last = Math.min(position.chunks, applied + TAIL_PAGE_CHUNKS) - 1;
       const texts =
-        prefetched?.from === applied
-          ? prefetched.texts
-          : await source.chunks(position, applied, last);
+        prefetched?.from === applied ? prefetched.texts : await source.chunks(position, applied, last);
       prefetched = undefined;
       if (texts.length === 0) break;
       for (const text of texts) {
