@@ -15,13 +15,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { STORE_VARIABLES } from '../lib/config/index.js';
 import { type FunctionPlan, type PlannedCall, requestPlan } from './vercel/plan.js';
+import { checkPreviewIsolation } from './vercel/previews-check.js';
 
 /**
  * `npm run verify:vercel`: what Vercel runs, checked here. Installs the Vercel CLI in a throwaway
  * folder, runs `vercel build` offline, then loads every built function with plain Node (one
  * fresh process per function: a cold start) and asks it what `npm start` is asked, comparing
  * every status and body shape; then again as a deployment without Upstash credentials, which
- * must answer 503 store_unconfigured. Prints the build time, each function's size and its cold
+ * must answer 503 store_unconfigured; then as production and as a preview of a branch on one store
+ * (the preview answers from production's text and its own, production never sees the preview's,
+ * a reset in the preview leaves production as it was). Prints the build time, each function's size and its cold
  * import time. Exits 1 on any difference.
  */
 
@@ -41,6 +44,10 @@ function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     ...STORE_VARIABLES,
     'VERCEL',
     'VERCEL_ENV',
+    'VERCEL_GIT_COMMIT_REF',
+    'STORE_NAMESPACE',
+    'PREVIEW_CORPUS',
+    'ADMIN_TOKEN',
     'LLM_BASE_URL',
     'OWNER_EMAIL',
     'API_KEY',
@@ -480,11 +487,22 @@ async function main(): Promise<void> {
       unconfiguredCalls += calls.length;
     }
 
+    // 3. Production and a preview of a branch on one store, every call a fresh instance.
+    const sharedData = mkdirAndReturn(join(scratch, 'production-and-preview-data'));
+    const isolation = await checkPreviewIsolation(async (route, env, calls) => {
+      const fn = functions.find((f) => f.route === route);
+      if (!fn) throw new Error(`${route}: no function was built for it`);
+      const planned = calls.map((c) => ({ ...c, status: 200 }));
+      return (await runFunction(fn, planned, serviceEnv({ DATA_DIR: sharedData, ...env }), scratch)).answers;
+    });
+    problems.push(...isolation.problems);
+
     printTable(['function', 'size', 'sharp', 'cold import', 'first answer'], rows);
     console.log(
       `\n${functions.length} functions (runtime nodejs24.x) built in ${seconds(buildMs)}; ` +
         `${compared} calls with a temp DATA_DIR compared with npm start (status, content type, Allow, CORS, body shape); ` +
-        `${unconfiguredCalls} calls with VERCEL=1 and no Upstash credentials (503 store_unconfigured, logged once, nothing written).`,
+        `${unconfiguredCalls} calls with VERCEL=1 and no Upstash credentials (503 store_unconfigured, logged once, nothing written); ` +
+        `${isolation.calls} calls as production and as a preview of a branch on one store (the preview's training stays its own, production's is visible to it, its reset leaves production as it was).`,
     );
   } finally {
     local?.kill('SIGINT');

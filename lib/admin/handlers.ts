@@ -3,10 +3,10 @@ import { HttpError, json, type MethodHandler } from '../http/index.js';
 import type { Services } from '../services/index.js';
 import { DEFAULT_SESSION_ID, scopedSessionId, sessionKeys } from '../sessions/index.js';
 
-type Handlers = Partial<Record<'GET' | 'POST' | 'DELETE', MethodHandler>>;
+export type Handlers = Partial<Record<'GET' | 'POST' | 'DELETE', MethodHandler>>;
 
 /** Runs a handler only for the owner (X-Owner-Email plus ADMIN_TOKEN or the owner's ID token). */
-function ownerOnly(services: () => Services, handler: MethodHandler): MethodHandler {
+export function ownerOnly(services: () => Services, handler: MethodHandler): MethodHandler {
   return async (request) => {
     await services().ownerGuard.check(request);
     return handler(request);

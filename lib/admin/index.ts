@@ -4,3 +4,4 @@ export {
   adminSessionHandlers,
   adminStatsHandlers,
 } from './handlers.js';
+export { adminPreviewsHandlers } from './previews.js';

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { type Config, configSchema } from './schema.js';
 
+export { branchNamespace, isPreview, previewCorpus, storeNamespace } from './namespace.js';
 export type { Config } from './schema.js';
 export { configSchema } from './schema.js';
 

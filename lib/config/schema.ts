@@ -39,6 +39,36 @@ export const configSchema = v.object({
   /** Set by Vercel ("1") in deployments and under `vercel dev`; VERCEL_ENV tells which. */
   VERCEL: optionalText,
   VERCEL_ENV: optionalText,
+  /** Set by Vercel: the branch a deployment was built from (names a preview's namespace). */
+  VERCEL_GIT_COMMIT_REF: optionalText,
+  /**
+   * Prefix of every key the service writes (`<namespace>:`). Unset: none in production and
+   * locally, `preview:<branch>` on a Vercel preview (see `storeNamespace`).
+   */
+  STORE_NAMESPACE: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.maxLength(120, 'must be at most 120 characters'),
+      v.regex(
+        /^[a-z0-9][a-z0-9._-]*(:[a-z0-9][a-z0-9._-]*)*$/,
+        'must be lower-case letters, digits, ".", "_" or "-", in parts joined by ":" (e.g. preview:my-branch)',
+      ),
+    ),
+  ),
+  /**
+   * What a namespaced deployment's model starts from: `production` reads production's corpus
+   * (read-only) under its own additions, `own` starts empty. Unset: production on a Vercel preview,
+   * own elsewhere (see `previewCorpus`).
+   */
+  PREVIEW_CORPUS: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.toLowerCase(),
+      v.picklist(['production', 'own'], 'must be production or own'),
+    ),
+  ),
 
   RATE_LIMIT_REQUESTS: integerVar(60, 1, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: integerVar(60, 1, 86_400),

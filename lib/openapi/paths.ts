@@ -208,6 +208,41 @@ export const paths: Record<string, PathItem> = {
       },
     },
   },
+  '/admin/previews': {
+    get: {
+      operationId: 'adminListPreviews',
+      tags: ['Admin'],
+      summary: "This deployment's namespace and every preview namespace with its size",
+      security: owner,
+      responses: { 200: ok('The preview namespaces, largest first.', ref('PreviewList')), ...adminErrors },
+    },
+    delete: {
+      operationId: 'adminDeletePreview',
+      tags: ['Admin'],
+      summary: "Delete a preview's data: every key of its namespace",
+      security: owner,
+      parameters: [
+        {
+          name: 'branch',
+          in: 'query',
+          required: false,
+          description: 'The branch whose previews to clean up (named as previews name it: preview:<branch>).',
+          schema: { type: 'string', minLength: 1 },
+        },
+        {
+          name: 'namespace',
+          in: 'query',
+          required: false,
+          description: 'Instead of `branch`: the namespace itself, `preview:<branch>`.',
+          schema: { type: 'string', pattern: '^preview:[a-z0-9][a-z0-9._-]*$' },
+        },
+      ],
+      responses: {
+        200: ok('The namespace is empty.', ref('DeletePreviewResult')),
+        ...errors(400, 401, 403, 404, 503),
+      },
+    },
+  },
   '/admin/export': {
     get: {
       operationId: 'adminExport',

@@ -345,6 +345,44 @@ export const schemas: Record<string, JsonSchema> = {
     required: ['ok', 'vocabSize'],
     properties: { ok: { const: true }, vocabSize: { const: 0 } },
   },
+  PreviewList: {
+    type: 'object',
+    required: ['namespace', 'corpus', 'previews'],
+    properties: {
+      namespace: {
+        type: 'string',
+        description:
+          "This deployment's STORE_NAMESPACE: empty for production, preview:<branch> on a preview.",
+      },
+      corpus: {
+        type: 'string',
+        enum: ['production', 'own'],
+        description:
+          "PREVIEW_CORPUS: whether this deployment's model reads production's corpus under its own.",
+      },
+      previews: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['namespace', 'keys', 'bytes'],
+          properties: {
+            namespace: { type: 'string', pattern: '^preview:[a-z0-9][a-z0-9._-]*$' },
+            keys: count,
+            bytes: { ...count, description: 'Approximate: key names and contents.' },
+          },
+        },
+      },
+    },
+  },
+  DeletePreviewResult: {
+    type: 'object',
+    required: ['ok', 'namespace', 'deletedKeys'],
+    properties: {
+      ok: { const: true },
+      namespace: { type: 'string', pattern: '^preview:[a-z0-9][a-z0-9._-]*$' },
+      deletedKeys: count,
+    },
+  },
   DeleteSessionResult: {
     type: 'object',
     required: ['ok', 'sessionId'],

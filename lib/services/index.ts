@@ -1,6 +1,12 @@
 import type { OwnerGuard, TokenVerifier } from '../auth/index.js';
 import { ownerGuardFromConfig, verifierFromConfig } from '../auth/index.js';
-import { type Config, getConfig, upstashCredentials } from '../config/index.js';
+import {
+  type Config,
+  getConfig,
+  previewCorpus,
+  storeNamespace,
+  upstashCredentials,
+} from '../config/index.js';
 import { clientAddressResolver } from '../http/index.js';
 import { createStoreSlidingWindow, createUpstashLimiter } from '../limits/index.js';
 import { logError, setLogLevel } from '../log/index.js';
@@ -11,21 +17,31 @@ import {
   createUpstashRedis,
   createUpstashStore,
   guardStore,
+  namespacedStore,
+  namespacePrefix,
   type RateLimiter,
   type Store,
 } from '../store/index.js';
-import { createModelKeeper, type ModelKeeper } from '../training/index.js';
+import { createModelKeeper, layeredCorpus, type ModelKeeper } from '../training/index.js';
 import { createWikipediaClient, defaultWikiUserAgent, type WikipediaClient } from '../wiki/index.js';
 import { fixedModelFromConfig } from './fixed-model.js';
 import { isStoreUnconfigured, storeUnconfigured } from './store-choice.js';
 
-export { ensureDataDir, isStoreUnconfigured, storeUnconfigured } from './store-choice.js';
+export {
+  ensureDataDir,
+  isStoreUnconfigured,
+  rootStoreFromConfig,
+  storeUnconfigured,
+} from './store-choice.js';
 export { serviceVersion } from './version.js';
 
 /** Everything a handler needs, made once per instance; tests build their own with `createServices`. */
 export interface Services {
   config: Config;
+  /** The store as this deployment sees it: every key under its namespace (STORE_NAMESPACE). */
   store: Store;
+  /** The whole store above any namespace: previews' cleanup (owner only), never a request's data. */
+  rootStore: Store;
   /** IP rate limiter of chat, train and upload (both variants). */
   limiter: RateLimiter;
   /**
@@ -49,11 +65,18 @@ export interface Services {
   random: () => number;
 }
 
-export type ServiceOverrides = Partial<Omit<Services, 'config'>>;
+export type ServiceOverrides = Partial<Omit<Services, 'config' | 'rootStore'>>;
+
+/** The key prefix of the IP rate limiter, under the deployment's namespace. */
+export function rateLimitPrefix(config: Config): string {
+  return `${namespacePrefix(storeNamespace(config))}ratelimit`;
+}
 
 /**
  * Builds the services of a configuration: Upstash store and limiter when configured, else
- * embedded. Throws the 503 `store_unconfigured` HttpError on a Vercel deployment without
+ * embedded; every key under the deployment's namespace (`storeNamespace`), and a preview's model
+ * over production's corpus when `previewCorpus` says so. A `store` override is the whole store
+ * (the namespace is applied to it); a `limiter` override is used as it is. Throws the 503 `store_unconfigured` HttpError on a Vercel deployment without
  * Upstash/KV credentials, before anything touches the disk.
  */
 export function createServices(config: Config, overrides: ServiceOverrides = {}): Services {
@@ -63,17 +86,20 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     const unconfigured = storeUnconfigured(config);
     if (unconfigured) throw unconfigured;
   }
-  let store = overrides.store;
+  let rootStore = overrides.store;
   let limiter = overrides.limiter;
+  const namespace = storeNamespace(config);
   const limits = { requests: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS };
-  if (credentials && (!store || !limiter)) {
+  if (credentials && (!rootStore || !limiter)) {
     const redis = createUpstashRedis(credentials);
-    store ??= createUpstashStore(redis, createUpstashRedis({ ...credentials, responseEncoding: false }));
-    limiter ??= createUpstashLimiter(redis, limits);
+    rootStore ??= createUpstashStore(redis, createUpstashRedis({ ...credentials, responseEncoding: false }));
+    limiter ??= createUpstashLimiter(redis, { ...limits, prefix: rateLimitPrefix(config) });
   }
-  store ??= createEmbeddedStore({ dataDir: config.DATA_DIR });
+  rootStore ??= createEmbeddedStore({ dataDir: config.DATA_DIR });
   // Every backend's failures become StoreUnavailableError, which lib/http answers with a 503.
-  store = guardStore(store);
+  rootStore = guardStore(rootStore);
+  const store = guardStore(namespacedStore(rootStore, namespace));
+  // The embedded limiter writes through the namespaced store: its keys are namespaced already.
   limiter ??= createStoreSlidingWindow(store, limits);
   const verifier = overrides.verifier ?? verifierFromConfig(config);
   const wikipedia =
@@ -92,10 +118,12 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       snapshotEvery: config.LM_SNAPSHOT_EVERY,
       fixedModel: fixedModelFromConfig(config),
       starterText: starterTextFromConfig(config),
+      ...(previewCorpus(config) === 'production' ? { corpus: layeredCorpus(store) } : {}),
     });
   return {
     config,
     store,
+    rootStore,
     model,
     limiter,
     clientAddress:

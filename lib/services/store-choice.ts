@@ -2,6 +2,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Config, ConfigError, upstashCredentials } from '../config/index.js';
 import { HttpError } from '../http/errors.js';
+import { createEmbeddedStore, guardStore, type Store, upstashStore } from '../store/index.js';
 
 /** What a deployment without a remote store answers on every endpoint (503). */
 export const storeUnconfiguredMessage =
@@ -45,4 +46,15 @@ export function ensureDataDir(dataDir: string): void {
       `DATA_DIR ${folder} cannot be used (${reason}): set DATA_DIR to a folder this user can write, or set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN.`,
     );
   }
+}
+
+/**
+ * The whole store of a configuration, above any namespace (the previews CLI): Upstash when its
+ * credentials are set, else the embedded store under DATA_DIR.
+ */
+export function rootStoreFromConfig(config: Config): Store {
+  const credentials = upstashCredentials(config);
+  if (credentials) return guardStore(upstashStore(credentials));
+  ensureDataDir(config.DATA_DIR);
+  return guardStore(createEmbeddedStore({ dataDir: config.DATA_DIR }));
 }

@@ -66,6 +66,16 @@ CREATE TABLE IF NOT EXISTS set_members (
 ) WITHOUT ROWID;
 `;
 
+/** Every key under a prefix with the bytes of its name and content, whatever its type. */
+const KEY_SIZES = `
+SELECT e.key AS key, e.expires_at AS expires_at,
+  length(CAST(e.key AS BLOB)) + coalesce(length(CAST(e.value AS BLOB)), 0)
+  + coalesce((SELECT sum(length(CAST(l.value AS BLOB))) FROM list_items l WHERE l.key = e.key), 0)
+  + coalesce((SELECT sum(length(CAST(h.field AS BLOB)) + length(CAST(h.value AS BLOB)))
+      FROM hash_fields h WHERE h.key = e.key), 0)
+  + coalesce((SELECT sum(length(CAST(m.member AS BLOB))) FROM set_members m WHERE m.key = e.key), 0) AS bytes
+FROM entries e WHERE instr(e.key, ?) = 1 ORDER BY e.key`;
+
 /**
  * The store of a laptop or a single server: SQLite (`node:sqlite`) in `<dataDir>/store.db`.
  * WAL mode with synchronous=FULL, so an acknowledged write is on disk before the call returns
@@ -475,6 +485,18 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       }),
     deleteByPrefix: async (prefix) =>
       write(() => keysWithPrefix(prefix).reduce((count, row) => count + ops.del(row.key), 0)),
+    keySizes: async (prefix) =>
+      read(() => {
+        const time = now();
+        const rows = sql(KEY_SIZES).all(prefix) as {
+          key: string;
+          bytes: number;
+          expires_at: number | null;
+        }[];
+        return rows
+          .filter((row) => row.expires_at === null || row.expires_at > time)
+          .map((row) => ({ key: row.key, bytes: Number(row.bytes) }));
+      }),
     batch,
     async ping() {
       if (closed) throw new Error('the embedded store is closed');

@@ -1,6 +1,12 @@
 /** Which backend a store runs on. */
 export type StoreKind = 'upstash' | 'embedded';
 
+/** A key and about how many bytes it holds (its name and its content, not the backend's overhead). */
+export interface KeySize {
+  key: string;
+  bytes: number;
+}
+
 /** Options of `set`. */
 export interface SetOptions {
   /** Expire the key after this many seconds. */
@@ -71,6 +77,8 @@ export interface Store {
   countKeys(prefix: string): Promise<number>;
   /** Deletes every key that starts with `prefix`; returns how many. */
   deleteByPrefix(prefix: string): Promise<number>;
+  /** Every live key that starts with `prefix`, with its approximate size (admin; not on a hot path). */
+  keySizes(prefix: string): Promise<KeySize[]>;
   batch(): StoreBatch;
   /** Round trip to the backend; throws when it cannot be reached. */
   ping(): Promise<void>;

@@ -48,6 +48,7 @@ export function guardStore(store: Store): Store {
     delBlob: (key) => attempt('delBlob', () => store.delBlob(key)),
     countKeys: (prefix) => attempt('countKeys', () => store.countKeys(prefix)),
     deleteByPrefix: (prefix) => attempt('deleteByPrefix', () => store.deleteByPrefix(prefix)),
+    keySizes: (prefix) => attempt('keySizes', () => store.keySizes(prefix)),
     batch: () => guardBatch(store.batch()),
     ping: () => attempt('ping', () => store.ping()),
     close: () => store.close(),

@@ -1,5 +1,5 @@
 import { Redis, type RedisConfigNodejs } from '@upstash/redis';
-import type { SetOptions, Store, StoreBatch } from './types.js';
+import type { KeySize, SetOptions, Store, StoreBatch } from './types.js';
 
 export interface UpstashStoreOptions {
   url: string;
@@ -12,6 +12,25 @@ export interface UpstashStoreOptions {
    */
   responseEncoding?: 'base64' | false;
 }
+
+/** Keys measured per script call by `keySizes`. */
+const SIZE_KEYS_PER_SCRIPT = 100;
+/** The bytes of each key's name and content, whatever its type; -1 for a key gone since the scan. */
+const KEY_SIZES_SCRIPT = `
+local sizes = {}
+for i, key in ipairs(KEYS) do
+  local kind = redis.call('TYPE', key)['ok']
+  local bytes = #key
+  if kind == 'none' then bytes = -1
+  elseif kind == 'string' then bytes = bytes + redis.call('STRLEN', key)
+  elseif kind == 'list' then for _, item in ipairs(redis.call('LRANGE', key, 0, -1)) do bytes = bytes + #item end
+  elseif kind == 'hash' then for _, item in ipairs(redis.call('HGETALL', key)) do bytes = bytes + #item end
+  elseif kind == 'set' then for _, item in ipairs(redis.call('SMEMBERS', key)) do bytes = bytes + #item end
+  elseif kind == 'zset' then for _, item in ipairs(redis.call('ZRANGE', key, 0, -1)) do bytes = bytes + #item + 8 end
+  end
+  sizes[i] = bytes
+end
+return sizes`;
 
 /** Blob parts stay well under Upstash's request size cap once base64-encoded. */
 const BLOB_PART_BYTES = 512 * 1024;
@@ -203,6 +222,19 @@ export function createUpstashStore(redis: Redis, blobRedis: Redis = redis): Stor
       for (let index = 0; index < keys.length; index += 500)
         await redis.del(...keys.slice(index, index + 500));
       return keys.length;
+    },
+    async keySizes(prefix) {
+      const keys = (await scanKeys(prefix)).sort();
+      const sizes: KeySize[] = [];
+      for (let index = 0; index < keys.length; index += SIZE_KEYS_PER_SCRIPT) {
+        const group = keys.slice(index, index + SIZE_KEYS_PER_SCRIPT);
+        const bytes = (await redis.eval(KEY_SIZES_SCRIPT, group, [])) as unknown[];
+        group.forEach((key, at) => {
+          const size = Number(bytes[at]);
+          if (size >= 0) sizes.push({ key, bytes: size });
+        });
+      }
+      return sizes;
     },
     batch,
     async ping() {

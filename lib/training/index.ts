@@ -1,3 +1,4 @@
+export { type CorpusSource, type CorpusStats, layeredCorpus, ownCorpus } from './corpus-source.js';
 export { trainingKeys } from './keys.js';
 export {
   type CorpusPosition,

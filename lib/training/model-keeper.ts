@@ -13,14 +13,11 @@ import { createModel, type LanguageModel, type NgramModel } from '../lm/index.js
 import { logError, logInfo } from '../log/index.js';
 import { PassageIndex } from '../retrieval/index.js';
 import type { Store, StoreBatch } from '../store/index.js';
+import { type CorpusPosition, type CorpusSource, ownCorpus } from './corpus-source.js';
 import { trainingKeys } from './keys.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
 
-/** Where the store's corpus stands: how many chunks, and which reset epoch. */
-export interface CorpusPosition {
-  chunks: number;
-  epoch: string;
-}
+export type { CorpusPosition } from './corpus-source.js';
 
 /** Default of `settleAfterMs`. */
 const SETTLE_AFTER_MS = 1_000;
@@ -50,6 +47,11 @@ export interface ModelKeeperOptions {
    * (`NgramModel.settle`: the backward model decoded, waiting n-grams merged), default 1 s.
    */
   settleAfterMs?: number;
+  /**
+   * Where the corpus is read: the store's own (the default), or a preview's layered over
+   * production's (`layeredCorpus`). Training, reset and the starter text write to `store` either way.
+   */
+  corpus?: CorpusSource;
 }
 
 export interface TrainOptions {
@@ -110,6 +112,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
   let starterSettled = !options.starterText;
   let epoch: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
+  const source = options.corpus ?? ownCorpus(store);
 
   let settleTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -138,7 +141,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
   }
 
   function positionOf(results: unknown[]): CorpusPosition {
-    return { chunks: Number(results[0] ?? 0), epoch: String(results[1] ?? '0') };
+    return source.positionOf(results);
   }
 
   async function readPosition(): Promise<CorpusPosition> {
@@ -148,7 +151,8 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
   }
 
   async function catchUp(position: CorpusPosition): Promise<void> {
-    if (position.epoch !== epoch) {
+    // Fewer chunks than applied: the corpus was deleted under us (a preview cleaned up), as good as a reset.
+    if (position.epoch !== epoch || position.chunks < applied) {
       model = createModel({ order: options.order });
       passages = new PassageIndex();
       dialogue = [];
@@ -161,9 +165,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     while (position.chunks > applied) {
       const last = Math.min(position.chunks, applied + TAIL_PAGE_CHUNKS) - 1;
       const texts =
-        prefetched?.from === applied
-          ? prefetched.texts
-          : await store.lrange(trainingKeys.chunks, applied, last);
+        prefetched?.from === applied ? prefetched.texts : await source.chunks(position, applied, last);
       prefetched = undefined;
       if (texts.length === 0) break;
       for (const text of texts) {
@@ -192,9 +194,9 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
    */
   async function loadSnapshot(position: CorpusPosition): Promise<TailPage | undefined> {
     const [bytes, page, dialogueTexts] = await Promise.all([
-      store.getBlob(trainingKeys.snapshot),
+      source.snapshot(),
       firstTailPage(position),
-      store.lrange(trainingKeys.dialogue, 0, -1),
+      source.snapshotDialogue(),
     ]);
     if (!bytes) return page;
     const snapshot = decodeSnapshot(bytes, { chunksStored: position.chunks });
@@ -205,7 +207,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       );
       return page;
     }
-    if (snapshot.tag.epoch !== position.epoch || snapshot.tag.chunks > position.chunks) return page;
+    if (!source.snapshotFits(snapshot.tag, position)) return page;
     if (snapshot.model.order !== options.order || !snapshot.passages) return page;
     const covered = snapshot.tag.dialogueChunks ?? 0;
     if (covered > dialogueTexts.length) return page;
@@ -218,13 +220,14 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
   }
 
   async function firstTailPage(position: CorpusPosition): Promise<TailPage | undefined> {
-    const from = Number((await store.get(trainingKeys.snapshotChunks)) ?? 0);
+    const from = await source.snapshotCovers();
     if (!Number.isInteger(from) || from < 0 || from >= position.chunks) return undefined;
     const last = Math.min(position.chunks, from + TAIL_PAGE_CHUNKS) - 1;
-    return { from, texts: await store.lrange(trainingKeys.chunks, from, last) };
+    return { from, texts: await source.chunks(position, from, last) };
   }
 
   async function maybeWriteSnapshot(): Promise<void> {
+    if (!source.writesSnapshots) return;
     const covered = Number((await store.get(trainingKeys.snapshotChunks)) ?? 0);
     if (applied - covered < options.snapshotEvery || epoch === undefined) return;
     await store.setBlob(
@@ -281,7 +284,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
 
   const keeper: ModelKeeper = {
     readPosition(batch) {
-      batch.llen(trainingKeys.chunks).get(trainingKeys.epoch);
+      source.readPosition(batch);
     },
     positionOf,
     async current(position) {
@@ -315,26 +318,25 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       if (tokens.length === 0) {
         throw new HttpError('validation_failed', 'text: has no words to learn from', { field: 'text' });
       }
-      const batch = store
-        .batch()
-        .rpush(trainingKeys.chunks, text)
-        .get(trainingKeys.epoch)
+      const batch = store.batch().rpush(trainingKeys.chunks, text);
+      // Read after the push, in the same transaction: the position that includes this chunk.
+      source.readPosition(batch);
+      batch
         .sadd(trainingKeys.vocabulary, ...new Set(tokens))
         .hincrby(trainingKeys.stats, 'characters', document.text.length)
         .hincrby(trainingKeys.stats, 'tokens', tokens.length);
       if (document.format === 'dialogue') batch.rpush(trainingKeys.dialogue, document.text);
       trainOptions.also?.(batch, { tokens: tokens.length });
-      const [length, currentEpoch] = await batch.exec();
-      const position = { chunks: Number(length), epoch: String(currentEpoch ?? '0') };
+      const position = source.positionOf((await batch.exec()).slice(1));
       await serialized(async () => {
         await catchUp(position);
         await maybeWriteSnapshot().catch((error) => logError('snapshot_write_failed', error));
       });
       return { tokens: tokens.length, vocabSize: model.vocabSize, chunk: position.chunks };
     },
-    vocabSize() {
-      if (options.fixedModel) return Promise.resolve(options.fixedModel.vocabSize);
-      return store.scard(trainingKeys.vocabulary);
+    async vocabSize() {
+      if (options.fixedModel) return options.fixedModel.vocabSize;
+      return (await source.vocabSize()) ?? (await keeper.current()).vocabSize;
     },
     async reset() {
       await store
@@ -349,25 +351,11 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       await store.delBlob(trainingKeys.snapshot);
     },
     async exportCorpus() {
-      const chunks = await store.lrange(trainingKeys.chunks, 0, -1);
+      const chunks = await source.allChunks();
       const texts = chunks.map((chunk) => decodeChunk(chunk).text);
       return texts.length ? `${texts.join('\n\n')}\n` : '';
     },
-    async stats() {
-      const [chunks, covered, totals] = await store
-        .batch()
-        .llen(trainingKeys.chunks)
-        .get(trainingKeys.snapshotChunks)
-        .hgetall(trainingKeys.stats)
-        .exec();
-      const hash = totals as Record<string, string>;
-      return {
-        chunks: Number(chunks),
-        snapshotChunks: Number(covered ?? 0),
-        tokens: Number(hash.tokens ?? 0),
-        characters: Number(hash.characters ?? 0),
-      };
-    },
+    stats: () => source.stats(),
   };
   return keeper;
 }

@@ -180,6 +180,10 @@ export async function requestPlan(): Promise<FunctionPlan[]> {
       calls: [call('POST', '/api/admin/reset-model', 403, 'admin_disabled')],
     },
     {
+      route: '/api/admin/previews',
+      calls: [call('GET', '/api/admin/previews', 403, 'admin_disabled')],
+    },
+    {
       route: '/api/admin/session',
       calls: [call('DELETE', '/api/admin/session?id=abc', 403, 'admin_disabled')],
     },

@@ -461,6 +461,15 @@ describe('admin endpoints', () => {
     expectConforms(await call('DELETE', '/admin/session?id=never-started', { headers: ownerHeaders }), 404);
   });
 
+  it('GET /api/admin/previews lists the preview namespaces; DELETE needs a branch and finds none here', async () => {
+    const listed = await call('GET', '/admin/previews', { headers: ownerHeaders });
+    expectConforms(listed, 200);
+    expect(listed.body).toMatchObject({ namespace: '', corpus: 'own', previews: [] });
+    expectConforms(await call('DELETE', '/admin/previews', { headers: ownerHeaders }), 400);
+    expectConforms(await call('DELETE', '/admin/previews?namespace=session', { headers: ownerHeaders }), 400);
+    expectConforms(await call('DELETE', '/admin/previews?branch=gone', { headers: ownerHeaders }), 404);
+  });
+
   it('POST /api/admin/reset-model empties the model', async () => {
     expectConforms(await call('POST', '/admin/reset-model', { headers: ownerHeaders }), 200);
     const health = await call('GET', '/health');

@@ -2,12 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEmbeddedStore, type Store } from '../../lib/store/index.js';
+import { createEmbeddedStore, namespacedStore, type Store } from '../../lib/store/index.js';
 import { redisDatabase } from '../support/redis.js';
 
 const backends: [string, () => Promise<Store>][] = [
   ['embedded', async () => createEmbeddedStore()],
   ['upstash (real Redis through the REST bridge)', async () => (await redisDatabase()).store],
+  ['embedded under a namespace', async () => namespacedStore(createEmbeddedStore(), 'preview:contract')],
+  [
+    'upstash under a namespace',
+    async () => namespacedStore((await redisDatabase()).store, 'preview:contract'),
+  ],
 ];
 
 describe.each(backends)('Store contract on %s', (_name, makeStore) => {
@@ -108,6 +113,25 @@ describe.each(backends)('Store contract on %s', (_name, makeStore) => {
     expect(await store.deleteByPrefix('session:')).toBe(2);
     expect(await store.countKeys('session:')).toBe(0);
     expect(await store.get('other')).toBe('1');
+  });
+
+  it('lists keys by prefix with the bytes of their names and contents, whatever their type', async () => {
+    await store.set('size:string', 'abcd');
+    await store.rpush('size:list', 'ab', 'cde');
+    await store.hset('size:hash', { f: 'xyz' });
+    await store.sadd('size:set', 'm1', 'm22');
+    await store.set('other', 'x');
+    const sizes = await store.keySizes('size:');
+    expect(sizes.map((size) => size.key)).toEqual(['size:hash', 'size:list', 'size:set', 'size:string']);
+    // Content bytes, plus the name as stored (a namespaced store's prefix included, the same for all).
+    const content = [4, 5, 5, 4];
+    const overhead = sizes.map((size, index) => size.bytes - size.key.length - content[index]!);
+    expect(new Set(overhead).size).toBe(1);
+    expect(overhead[0]).toBeGreaterThanOrEqual(0);
+    expect(overhead[0]).toBeLessThan(20);
+    await store.setBlob('size:blob', new Uint8Array(3000));
+    const blob = (await store.keySizes('size:blob')).reduce((total, size) => total + size.bytes, 0);
+    expect(blob).toBeGreaterThanOrEqual(3000);
   });
 
   it('increments atomically under concurrency', async () => {

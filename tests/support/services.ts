@@ -1,6 +1,11 @@
 import { parseConfig } from '../../lib/config/index.js';
 import { createUpstashLimiter } from '../../lib/limits/index.js';
-import { createServices, type ServiceOverrides, type Services } from '../../lib/services/index.js';
+import {
+  createServices,
+  rateLimitPrefix,
+  type ServiceOverrides,
+  type Services,
+} from '../../lib/services/index.js';
 import { createEmbeddedStore } from '../../lib/store/index.js';
 import { redisDatabase } from './redis.js';
 
@@ -20,6 +25,7 @@ export async function redisServices(
   const limiter = createUpstashLimiter(database.redis, {
     requests: config.RATE_LIMIT_REQUESTS,
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    prefix: rateLimitPrefix(config),
   });
   const services = createServices(config, { store: database.store, limiter, ...overrides });
   return { ...services, redisUrl: database.url, redisToken: database.token };

@@ -1,0 +1,6 @@
+export {
+  deletePreviewNamespace,
+  listPreviewNamespaces,
+  type PreviewNamespace,
+  previewNamespaceOf,
+} from './namespaces.js';
