@@ -109,7 +109,7 @@ export function readBenchFile(path: string, corpora: string): string | undefined
   return (resolved.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
 }
 
-const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * True when an acceptable word is among the first `firstWords` words of the reply, as a whole
@@ -118,7 +118,7 @@ const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function mentions(reply: string, acceptable: readonly string[], firstWords: number): boolean {
   const head = reply.split(/\s+/).filter(Boolean).slice(0, firstWords).join(' ');
   return acceptable.some((word) =>
-    new RegExp(`(?<![A-Za-z0-9_])${escape(word)}(?![A-Za-z0-9_])`, 'i').test(head),
+    new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(word)}(?![A-Za-z0-9_])`, 'i').test(head),
   );
 }
 
