@@ -5,6 +5,7 @@ import type { DocumentFormat } from '../lib/documents/index.js';
 import { endpoint } from '../lib/http/index.js';
 import { chatCompletionsHandlers, openAIErrorResponse } from '../lib/openai/index.js';
 import type { Services } from '../lib/services/index.js';
+import { trainHandlers } from '../lib/training/handlers.js';
 import { variantBChatHandlers } from '../lib/variant-b/handlers.js';
 import { trainingParts } from './bench-services.js';
 
@@ -26,10 +27,11 @@ export interface BenchReply {
 }
 
 /**
- * The service's own handlers called in process, as a client calls them over HTTP (Variant A,
- * Variant B, /api/v1), and training of a document with its format and name as /api/train stores it.
+ * The service's own handlers called in process, as a client calls them over HTTP: training
+ * (`POST /api/train` with `format` and `name`), Variant A, Variant B and /api/v1.
  */
 export function benchClient(services: Services) {
+  const train = endpoint(trainHandlers(() => services));
   const a = endpoint(chatHandlers(() => services));
   const b = endpoint(variantBChatHandlers(() => services));
   const v1 = endpoint(
@@ -37,11 +39,13 @@ export function benchClient(services: Services) {
     { renderError: openAIErrorResponse },
   );
   return {
-    /** Trains a document in parts under the 1 MB cap, as POST /api/train stores it. */
+    /** Trains a document through POST /api/train with its format and name, in parts under the 1 MB cap. */
     async train(text: string, options: { format?: DocumentFormat; name?: string } = {}): Promise<void> {
-      const named = options.name ? { name: options.name } : {};
       for (const part of trainingParts(text)) {
-        await services.model.train({ format: options.format ?? 'text', ...named, text: part });
+        const response = await train.fetch(post('/api/train', { text: part, ...options }));
+        if (!response.ok) {
+          throw new Error(`train ${options.name ?? ''}: ${response.status} ${await response.text()}`);
+        }
       }
     },
     async askA(
@@ -109,7 +113,7 @@ export function readBenchFile(path: string, corpora: string): string | undefined
   return (resolved.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
 }
 
-const escapeForPattern = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * True when an acceptable word is among the first `firstWords` words of the reply, as a whole
@@ -118,7 +122,7 @@ const escapeForPattern = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '
 export function mentions(reply: string, acceptable: readonly string[], firstWords: number): boolean {
   const head = reply.split(/\s+/).filter(Boolean).slice(0, firstWords).join(' ');
   return acceptable.some((word) =>
-    new RegExp(`(?<![A-Za-z0-9_])${escapeForPattern(word)}(?![A-Za-z0-9_])`, 'i').test(head),
+    new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(word)}(?![A-Za-z0-9_])`, 'i').test(head),
   );
 }
 
