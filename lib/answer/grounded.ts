@@ -138,6 +138,7 @@ export function answerFromPassages(
 
   const hits = index.search(query, request.budget.retrieve);
   const messageTokens = wordsOf(request.message);
+  const flags = flagsIn(request.message);
   const topScore = hits[0]?.score ?? 0;
   const evidence: Evidence[] = hits.map((hit) => {
     let covered = 0;
@@ -153,10 +154,11 @@ export function answerFromPassages(
     for (const i of hit.matchedNearby) if (i < own.length) covered += NEARBY_SHARE * idf[i];
     const coverage = ownWeight > 0 ? covered / ownWeight : 0;
     const run = sharedRun(messageTokens, index.texts[hit.id]);
+    const named = flags.length > 0 && namesFlag(index.names.get(hit.id), flags) ? NAMED_BONUS : 0;
     return {
       hit,
       coverage,
-      rank: coverage + 0.5 * (hit.score / topScore) + RUN_BONUS * Math.min(6, run - 1),
+      rank: coverage + 0.5 * (hit.score / topScore) + RUN_BONUS * Math.min(6, run - 1) + named,
     };
   });
   evidence.sort((a, b) => b.rank - a.rank);
@@ -239,7 +241,11 @@ function citedEvidence(
   answer: string | null,
   cite: number,
 ): Evidence[] {
-  const eligible = evidence.filter((item) => item.coverage >= COVERAGE_THRESHOLD);
+  // Later citations must bear on the question nearly as well as the best one.
+  const floor = (evidence[0]?.rank ?? 0) * FURTHER_CITATION_SHARE;
+  const eligible = evidence.filter(
+    (item, at) => item.coverage >= COVERAGE_THRESHOLD && (at === 0 || item.rank >= floor),
+  );
   if (!answer) return eligible.slice(0, cite);
   const holds = (id: number) => id >= 0 && includesWord(index.texts[id], answer);
   const bearer = evidence.find(
@@ -304,6 +310,24 @@ function evidenceLines(index: PassageIndex, evidence: readonly Evidence[]): Evid
     }
   }
   return lines;
+}
+
+/** Least rank of a further citation, against the best passage's. */
+const FURTHER_CITATION_SHARE = 0.75;
+
+/** What an entry named by an option the question writes ("-c", "--depth") adds to its rank. */
+const NAMED_BONUS = 0.6;
+
+/** Command-line options a question writes: "-c", "--connections" (case kept: -c is not -C). */
+function flagsIn(message: string): string[] {
+  return [...message.matchAll(/(?:^|[\s(`"'])(--?[A-Za-z][\w-]*)/g)].map((match) => match[1]);
+}
+
+/** True when an entry's name is one of the options ("-c/--connections NUM", "-c, --count"). */
+function namesFlag(name: string | undefined, flags: readonly string[]): boolean {
+  if (!name) return false;
+  const forms = name.split(/[\s/,|=[\]]+/).filter(Boolean);
+  return flags.some((flag) => forms.includes(flag));
 }
 
 /** A second answer with at least half the support of the first: the passages disagree. */
