@@ -3,18 +3,19 @@ import * as v from 'valibot';
 const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty()));
 const optionalUrl = v.optional(v.pipe(v.string(), v.trim(), v.url('must be an absolute URL')));
 
-function integerVar(defaultValue: number, min: number, max: number) {
-  return v.optional(
-    v.pipe(
-      v.string(),
-      v.trim(),
-      v.regex(/^\d+$/, 'must be a whole number'),
-      v.transform(Number),
-      v.minValue(min, `must be at least ${min}`),
-      v.maxValue(max, `must be at most ${max}`),
-    ),
-    String(defaultValue),
+function wholeNumber(min: number, max: number) {
+  return v.pipe(
+    v.string(),
+    v.trim(),
+    v.regex(/^\d+$/, 'must be a whole number'),
+    v.transform(Number),
+    v.minValue(min, `must be at least ${min}`),
+    v.maxValue(max, `must be at most ${max}`),
   );
+}
+
+function integerVar(defaultValue: number, min: number, max: number) {
+  return v.optional(wholeNumber(min, max), String(defaultValue));
 }
 
 const booleanVar = v.optional(
@@ -89,6 +90,11 @@ export const configSchema = v.object({
 
   LM_ORDER: integerVar(4, 2, 6),
   LM_SNAPSHOT_EVERY: integerVar(20, 1, 100_000),
+  LM_SNAPSHOT_BYTES: integerVar(2_000_000, 1, 1_000_000_000_000),
+  /** Largest training corpus in bytes of text; unset: derived from the function's memory (lib/training/corpus-ceiling.ts). */
+  MAX_CORPUS_BYTES: v.optional(wholeNumber(1, 1_000_000_000_000)),
+  /** Set by AWS Lambda (and so on Vercel): the function's memory in MB. */
+  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: v.optional(wholeNumber(1, 1_000_000)),
   LM_ARPA_PATH: optionalText,
   STARTER_TEXT: v.optional(
     v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['on', 'off'], 'must be on or off')),

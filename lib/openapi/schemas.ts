@@ -53,7 +53,14 @@ export const schemas: Record<string, JsonSchema> = {
     },
     fields: { type: 'array', items: { type: 'string' } },
   }),
-  PayloadTooLargeError: errorWith(codesWithStatus(413), { limitBytes: count }),
+  PayloadTooLargeError: errorWith(codesWithStatus(413), {
+    limitBytes: count,
+    corpusBytes: {
+      type: 'integer',
+      minimum: 0,
+      description: 'POST /train past MAX_CORPUS_BYTES: bytes of text the corpus holds already.',
+    },
+  }),
   SessionLimitError: errorWith(
     ['session_limit'],
     { limit: { type: 'integer', minimum: 1 }, remaining: { const: 0 } },

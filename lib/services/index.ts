@@ -22,7 +22,7 @@ import {
   type RateLimiter,
   type Store,
 } from '../store/index.js';
-import { createModelKeeper, layeredCorpus, type ModelKeeper } from '../training/index.js';
+import { createModelKeeper, layeredCorpus, type ModelKeeper, maxCorpusBytesOf } from '../training/index.js';
 import { createWikipediaClient, defaultWikiUserAgent, type WikipediaClient } from '../wiki/index.js';
 import { fixedModelFromConfig } from './fixed-model.js';
 import { isStoreUnconfigured, storeUnconfigured } from './store-choice.js';
@@ -116,6 +116,8 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     createModelKeeper(store, {
       order: config.LM_ORDER,
       snapshotEvery: config.LM_SNAPSHOT_EVERY,
+      snapshotBytes: config.LM_SNAPSHOT_BYTES,
+      maxCorpusBytes: maxCorpusBytesOf(config),
       fixedModel: fixedModelFromConfig(config),
       starterText: starterTextFromConfig(config),
       ...(previewCorpus(config) === 'production' ? { corpus: layeredCorpus(store) } : {}),

@@ -1,3 +1,9 @@
+export {
+  corpusCeilingFor,
+  instanceMemoryBytes,
+  MEMORY_PER_TEXT_BYTE,
+  maxCorpusBytesOf,
+} from './corpus-ceiling.js';
 export { type CorpusSource, type CorpusStats, layeredCorpus, ownCorpus } from './corpus-source.js';
 export { trainingKeys } from './keys.js';
 export {

@@ -13,12 +13,16 @@ import { createModel, type LanguageModel, type NgramModel } from '../lm/index.js
 import { logError, logInfo } from '../log/index.js';
 import { PassageIndex } from '../retrieval/index.js';
 import type { Store, StoreBatch } from '../store/index.js';
+import { corpusFull } from './corpus-ceiling.js';
 import { type CorpusPosition, type CorpusSource, ownCorpus } from './corpus-source.js';
 import { trainingKeys } from './keys.js';
-import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
+import { decodeSnapshot } from './snapshot.js';
+import { createSnapshotSchedule } from './snapshot-schedule.js';
 
 export type { CorpusPosition } from './corpus-source.js';
 
+/** Default of `snapshotBytes`: a cold start replays at most about this much text. */
+export const SNAPSHOT_BYTES = 2_000_000;
 /** Default of `settleAfterMs`. */
 const SETTLE_AFTER_MS = 1_000;
 /** How long after another instance claimed the starter text a request waits for its chunk. */
@@ -38,6 +42,10 @@ export interface ModelKeeperOptions {
   order: number;
   /** Write a snapshot once this many chunks are past the last one. */
   snapshotEvery: number;
+  /** ... or once the text of the chunks past the last one passes this many bytes (default 2 MB). */
+  snapshotBytes?: number;
+  /** A train that would take the corpus past this many bytes of text is refused (413); default none. */
+  maxCorpusBytes?: number;
   /** A fixed model (an ARPA file) served instead of the trained one; training is then refused. */
   fixedModel?: LanguageModel;
   /** Trained once into an empty store, so a fresh install has something to answer from. */
@@ -99,6 +107,8 @@ export interface ModelKeeper {
   exportCorpus(): Promise<string>;
   /** Chunk count, snapshot coverage and totals, for admin statistics. */
   stats(): Promise<{ chunks: number; snapshotChunks: number; tokens: number; characters: number }>;
+  /** Resolves once the work this instance has queued (catching up, a snapshot write) is done. */
+  idle(): Promise<void>;
 }
 
 export function createModelKeeper(store: Store, options: ModelKeeperOptions): ModelKeeper {
@@ -115,6 +125,14 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
   const source = options.corpus ?? ownCorpus(store);
 
   let settleTimer: ReturnType<typeof setTimeout> | undefined;
+  const snapshots = createSnapshotSchedule({
+    store,
+    writes: source.writesSnapshots,
+    policy: { everyChunks: options.snapshotEvery, everyBytes: options.snapshotBytes ?? SNAPSHOT_BYTES },
+    serialized,
+    state: () =>
+      epoch === undefined ? undefined : { tag: { epoch, chunks: applied, dialogueChunks }, model, passages },
+  });
 
   /**
    * Settles the model (`NgramModel.settle`) once training and catching up have been quiet for
@@ -159,6 +177,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       dialogueChunks = 0;
       applied = 0;
       epoch = position.epoch;
+      snapshots.restart(0);
     }
     let prefetched = applied === 0 && position.chunks > 0 ? await loadSnapshot(position) : undefined;
     // Paged, so a long tail never becomes one oversized REST response.
@@ -170,10 +189,12 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       if (texts.length === 0) break;
       for (const text of texts) {
         applyChunk(applied + 1, text);
+        snapshots.tail.applied(text);
         applied++;
       }
     }
     settleLater();
+    snapshots.afterCatchUp();
   }
 
   /** Reads a chunk by its format into the model, and into the passages or the dialogue. */
@@ -216,6 +237,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     applied = snapshot.tag.chunks;
     dialogue = dialogueTexts.slice(0, covered).flatMap((text) => readDialogue(text));
     dialogueChunks = covered;
+    snapshots.restart(applied);
     return page;
   }
 
@@ -226,15 +248,10 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     return { from, texts: await source.chunks(position, from, last) };
   }
 
-  async function maybeWriteSnapshot(): Promise<void> {
-    if (!source.writesSnapshots) return;
-    const covered = Number((await store.get(trainingKeys.snapshotChunks)) ?? 0);
-    if (applied - covered < options.snapshotEvery || epoch === undefined) return;
-    await store.setBlob(
-      trainingKeys.snapshot,
-      encodeSnapshot({ epoch, chunks: applied, dialogueChunks }, model, passages),
-    );
-    await store.set(trainingKeys.snapshotChunks, String(applied));
+  /** Bytes of text in the corpus (stores from before the byte total count their characters). */
+  async function corpusBytes(): Promise<number> {
+    const [totals, stats] = await Promise.all([store.hgetall(trainingKeys.stats), source.stats()]);
+    return Math.max(Number(totals.bytes ?? 0), stats.characters);
   }
 
   /**
@@ -318,20 +335,24 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       if (tokens.length === 0) {
         throw new HttpError('validation_failed', 'text: has no words to learn from', { field: 'text' });
       }
+      await snapshots.idle();
+      const bytes = Buffer.byteLength(text, 'utf8');
+      if (options.maxCorpusBytes !== undefined) {
+        const corpus = await corpusBytes();
+        if (corpus + bytes > options.maxCorpusBytes) throw corpusFull(corpus, bytes, options.maxCorpusBytes);
+      }
       const batch = store.batch().rpush(trainingKeys.chunks, text);
       // Read after the push, in the same transaction: the position that includes this chunk.
       source.readPosition(batch);
       batch
         .sadd(trainingKeys.vocabulary, ...new Set(tokens))
         .hincrby(trainingKeys.stats, 'characters', document.text.length)
+        .hincrby(trainingKeys.stats, 'bytes', bytes)
         .hincrby(trainingKeys.stats, 'tokens', tokens.length);
       if (document.format === 'dialogue') batch.rpush(trainingKeys.dialogue, document.text);
       trainOptions.also?.(batch, { tokens: tokens.length });
       const position = source.positionOf((await batch.exec()).slice(1));
-      await serialized(async () => {
-        await catchUp(position);
-        await maybeWriteSnapshot().catch((error) => logError('snapshot_write_failed', error));
-      });
+      await serialized(() => catchUp(position));
       return { tokens: tokens.length, vocabSize: model.vocabSize, chunk: position.chunks };
     },
     async vocabSize() {
@@ -356,6 +377,10 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       return texts.length ? `${texts.join('\n\n')}\n` : '';
     },
     stats: () => source.stats(),
+    async idle() {
+      await serialized(async () => {});
+      await snapshots.idle();
+    },
   };
   return keeper;
 }

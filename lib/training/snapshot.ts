@@ -1,4 +1,5 @@
-import { constants, inflateRawSync, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { constants, inflateRawSync, zstdCompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { deserializeModel, type NgramModel } from '../lm/index.js';
 import { deserializePassageIndex, type PassageIndex, serializePassageIndex } from '../retrieval/index.js';
 
@@ -21,12 +22,38 @@ const ENCODING = 'zstd+passages';
 const DEFLATED = 'deflate-raw+passages';
 const ZSTD_LEVEL = 9;
 
+const ZSTD_OPTIONS = {
+  params: { [constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL, [constants.ZSTD_c_checksumFlag]: 1 },
+};
+const zstdCompressOffThread = promisify(zstdCompress);
+
+/** A snapshot before compression: its header and the model's bytes followed by the passage index's. */
+export interface PlainSnapshot {
+  header: Uint8Array;
+  plain: Uint8Array;
+}
+
 /**
  * A snapshot blob: a 4-byte header length, a JSON tag, then the model's own bytes followed by the
  * passage index's, compressed. The tag travels inside the blob, so a reader never pairs a model with
  * the wrong chunk count, and model and index always cover the same chunks.
  */
 export function encodeSnapshot(tag: SnapshotTag, model: NgramModel, passages: PassageIndex): Uint8Array {
+  const { header, plain } = plainSnapshot(tag, model, passages);
+  return framed(header, zstdCompressSync(plain, ZSTD_OPTIONS));
+}
+
+/**
+ * What `encodeSnapshot` makes, in two steps: `plainSnapshot` (on the calling thread: it reads the
+ * model) and then this, which compresses on a thread of libuv's pool, so the event loop serves
+ * requests meanwhile.
+ */
+export async function compressSnapshot({ header, plain }: PlainSnapshot): Promise<Uint8Array> {
+  return framed(header, await zstdCompressOffThread(plain, ZSTD_OPTIONS));
+}
+
+/** The model's and the passage index's bytes as they are now, and the header that describes them. */
+export function plainSnapshot(tag: SnapshotTag, model: NgramModel, passages: PassageIndex): PlainSnapshot {
   const modelBytes = model.serialize();
   const indexBytes = serializePassageIndex(passages);
   const header = new TextEncoder().encode(
@@ -40,9 +67,10 @@ export function encodeSnapshot(tag: SnapshotTag, model: NgramModel, passages: Pa
   const plain = new Uint8Array(modelBytes.byteLength + indexBytes.byteLength);
   plain.set(modelBytes, 0);
   plain.set(indexBytes, modelBytes.byteLength);
-  const body = zstdCompressSync(plain, {
-    params: { [constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL, [constants.ZSTD_c_checksumFlag]: 1 },
-  });
+  return { header, plain };
+}
+
+function framed(header: Uint8Array, body: Uint8Array): Uint8Array {
   const out = new Uint8Array(4 + header.byteLength + body.byteLength);
   new DataView(out.buffer).setUint32(0, header.byteLength);
   out.set(header, 4);

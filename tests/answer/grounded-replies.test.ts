@@ -93,6 +93,7 @@ describe('grounded replies', () => {
     const store = createEmbeddedStore();
     const writer = createModelKeeper(store, { order: 3, snapshotEvery: 1 });
     await writer.train(FAQ);
+    await writer.idle();
     const cold = createModelKeeper(store, { order: 3, snapshotEvery: 1 });
     const { passages } = await cold.knowledge();
     expect(passages.size).toBe(3);

@@ -126,7 +126,10 @@ describe('a quiet instance', () => {
   it('decodes the backward model a cold start left waiting, without waiting for a reply to need it', async () => {
     const store = createEmbeddedStore();
     const warm = createModelKeeper(store, { order: 3, snapshotEvery: 4 });
-    for (const text of chunks) await warm.train(text);
+    for (const text of chunks) {
+      await warm.train(text);
+      await warm.idle();
+    }
     const cold = await createModelKeeper(store, {
       order: 3,
       snapshotEvery: 1000,
@@ -145,7 +148,10 @@ describe('a cold instance on the real Redis', () => {
   it('loads the snapshot and the tail and holds exactly what the instance that trained holds', async () => {
     const { store } = await redisServices();
     const warm = createModelKeeper(store, { order: 3, snapshotEvery: 4 });
-    for (const text of chunks) await warm.train(text);
+    for (const text of chunks) {
+      await warm.train(text);
+      await warm.idle();
+    }
     expect(await store.get(trainingKeys.snapshotChunks)).toBe('4');
     const cold = await createModelKeeper(store, { order: 3, snapshotEvery: 1000 }).knowledge();
     const hot = warm.cachedKnowledge();
@@ -162,7 +168,10 @@ describe('a cold instance on the real Redis', () => {
   it('replays from where the snapshot ends even when the hint of its coverage is stale', async () => {
     const { store } = await redisServices();
     const warm = createModelKeeper(store, { order: 3, snapshotEvery: 4 });
-    for (const text of chunks) await warm.train(text);
+    for (const text of chunks) {
+      await warm.train(text);
+      await warm.idle();
+    }
     for (const hint of ['1', '5', '99', 'x']) {
       await store.set(trainingKeys.snapshotChunks, hint);
       const cold = await createModelKeeper(store, { order: 3, snapshotEvery: 1000 }).knowledge();

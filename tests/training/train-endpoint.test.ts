@@ -101,6 +101,7 @@ describe('the model in a serverless world', () => {
     const warm = createModelKeeper(services.store, { order: 3, snapshotEvery: 2 });
     for (const text of ['the cat sat on the mat', 'the dog sat on the log', 'a bird flew over the house']) {
       await warm.train(text);
+      await warm.idle();
     }
     expect(await services.store.get(trainingKeys.snapshotChunks)).toBe('2');
     const cold = createModelKeeper(services.store, { order: 3, snapshotEvery: 100 });

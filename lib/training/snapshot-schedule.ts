@@ -1,0 +1,107 @@
+import { waitUntil } from '@vercel/functions';
+import type { NgramModel } from '../lm/index.js';
+import { logError, logInfo } from '../log/index.js';
+import type { PassageIndex } from '../retrieval/index.js';
+import type { Store } from '../store/index.js';
+import { trainingKeys } from './keys.js';
+import { compressSnapshot, plainSnapshot, type SnapshotTag } from './snapshot.js';
+import { ReplayTail, type SnapshotPolicy, snapshotDue } from './snapshot-policy.js';
+
+/** Pause between the end of a catch-up (a train's response on its way) and a snapshot write. */
+const AFTER_RESPONSE_MS = 20;
+
+/** What the keeper holds now, for a snapshot of it. */
+export interface KeptState {
+  /** What the snapshot covers (epoch, chunks, dialogue chunks). */
+  tag: SnapshotTag;
+  model: NgramModel;
+  passages: PassageIndex;
+}
+
+export interface SnapshotScheduleOptions {
+  store: Store;
+  /** False for a corpus this instance only reads (a preview reading production's): never writes. */
+  writes: boolean;
+  policy: SnapshotPolicy;
+  /** Runs `task` when no catching up is under way (the keeper's queue). */
+  serialized<T>(task: () => Promise<T>): Promise<T>;
+  /** The model and passages as they are; undefined before the keeper knows its epoch. */
+  state(): KeptState | undefined;
+}
+
+/**
+ * Writes a snapshot once the tail a cold instance would replay passes the policy's bound, in
+ * chunks or in bytes of text, whichever comes first. The write starts after the response of the
+ * request that made it due (on Vercel inside `waitUntil`, so the instance lives until it is
+ * stored): the model's bytes are read on the event loop, the compression runs on libuv's thread
+ * pool, and the store write is asynchronous. Any instance that catches up past the bound writes
+ * it, so a snapshot a crashed writer never stored is written by the next instance instead.
+ */
+export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
+  const { store, policy } = options;
+  const tail = new ReplayTail();
+  /** Chunks the latest snapshot this instance knows of covers. */
+  let covered = 0;
+  let pending: Promise<void> | undefined;
+
+  /** Writes the snapshot when it is due; true when one was written. */
+  async function writeIfDue(): Promise<boolean> {
+    const prepared = await options.serialized(async () => {
+      const state = options.state();
+      if (!state) return undefined;
+      covered = Math.max(covered, Number((await store.get(trainingKeys.snapshotChunks)) ?? 0) || 0);
+      if (!snapshotDue(tail.after(covered), policy)) return undefined;
+      const replayBytes = tail.after(covered)?.bytes;
+      const started = performance.now();
+      const plain = plainSnapshot(state.tag, state.model, state.passages);
+      return { plain, chunks: state.tag.chunks, replayBytes, started, blockMs: performance.now() - started };
+    });
+    if (!prepared) return false;
+    const bytes = await compressSnapshot(prepared.plain);
+    await store.setBlob(trainingKeys.snapshot, bytes);
+    await store.set(trainingKeys.snapshotChunks, String(prepared.chunks));
+    covered = Math.max(covered, prepared.chunks);
+    logInfo('snapshot_written', {
+      chunks: prepared.chunks,
+      replayBytesBefore: prepared.replayBytes,
+      bytes: bytes.byteLength,
+      plainBytes: prepared.plain.plain.byteLength,
+      blockMs: Math.round(prepared.blockMs),
+      totalMs: Math.round(performance.now() - prepared.started),
+    });
+    return true;
+  }
+
+  function schedule(): void {
+    if (!options.writes || pending || !snapshotDue(tail.after(covered), policy)) return;
+    const write = new Promise((resolve) => setTimeout(resolve, AFTER_RESPONSE_MS)).then(writeIfDue);
+    pending = write.then(
+      (wrote) => {
+        pending = undefined;
+        // Chunks applied during the write may have made the next one due already.
+        if (wrote) schedule();
+      },
+      (error) => {
+        pending = undefined;
+        logError('snapshot_write_failed', error);
+      },
+    );
+    waitUntil(pending);
+  }
+
+  return {
+    /** The bytes of the chunks applied since the last restart (the keeper records each). */
+    tail,
+    /** Starts over after chunk `chunks`: a loaded snapshot covers it (0: none, or a reset). */
+    restart(chunks: number): void {
+      tail.restart(chunks);
+      covered = chunks;
+    },
+    /** Called after every catch-up: writes a snapshot after the response when one is due. */
+    afterCatchUp: schedule,
+    /** Resolves once no snapshot write is scheduled or under way. */
+    async idle(): Promise<void> {
+      while (pending) await pending;
+    },
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * `npm run bench:scale`: how the service grows with its corpus. Builds corpora of about 1, 5, 20
+ * and 50 MB from text on the machine (bench-scale-corpus.ts) and for each, every step in a fresh
+ * process (bench-scale-child.ts): trains it through POST /api/train in parts of about 0.9 MB into
+ * an embedded store, then starts a cold instance on that store and on Redis through the Upstash
+ * REST bridge of the tests, and answers. Prints one table with the growth from each size to the
+ * next, then every figure as one JSON line. `BENCH_SCALE_SIZES` (MB, comma-separated) picks the
+ * sizes; `LM_SNAPSHOT_BYTES`, `LM_SNAPSHOT_EVERY` and `MAX_CORPUS_BYTES` pass to the service
+ * (MAX_CORPUS_BYTES defaults to 1 GB here, so that no size is refused).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startRedisServer } from '../tests/support/redis-server.js';
+import { startUpstashBridge } from '../tests/support/upstash-bridge.js';
+import { buildCorpus, prefixOf } from './bench-scale-corpus.js';
+
+const CHILD = resolve(import.meta.dirname, 'bench-scale-child.ts');
+const SIZES_MB = (process.env.BENCH_SCALE_SIZES ?? '1,5,20,50').split(',').map(Number);
+/** Longest a step may take before the benchmark gives up on it. */
+const STEP_TIMEOUT_MS = 15 * 60_000;
+
+interface TrainFigures {
+  bytes: number;
+  parts: number;
+  seconds: number;
+  mbPerSecond: number;
+  peakRss: number;
+  snapshotBytes: number;
+  chunks: number;
+  snapshotChunks: number;
+  longestBlockMs: number;
+  snapshots: Record<string, number>[];
+  refused?: string;
+}
+
+interface ColdFigures {
+  firstAnswerMs: number;
+  rssAfter: number;
+  replyP50Ms: number;
+  peakRss: number;
+}
+
+function step<T>(args: string[]): Promise<T> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], {
+      env: { MAX_CORPUS_BYTES: String(1024 ** 3), ...process.env, LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.on('data', (data: Buffer) => {
+      output += data;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), STEP_TIMEOUT_MS);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const line = output.trim().split('\n').at(-1) ?? '';
+      if (code === 0) done(JSON.parse(line) as T);
+      else fail(new Error(`${args[0]} ${args[1] ?? ''}: exited ${code ?? signal}`));
+    });
+  });
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(0)} ms`);
+
+function withGrowth(values: number[], format: (value: number) => string): string[] {
+  return values.map((value, i) =>
+    i === 0 || !values[i - 1] ? format(value) : `${format(value)} (×${(value / values[i - 1]).toFixed(1)})`,
+  );
+}
+
+function printTable(
+  rows: { size: number; train: TrainFigures; embedded: ColdFigures; upstash?: ColdFigures }[],
+) {
+  const columns: [string, string[]][] = [
+    [
+      'corpus',
+      withGrowth(
+        rows.map((row) => row.train.bytes),
+        mb,
+      ),
+    ],
+    ['train MB/s', rows.map((row) => row.train.mbPerSecond.toFixed(2))],
+    [
+      'peak RSS training',
+      withGrowth(
+        rows.map((row) => row.train.peakRss),
+        mb,
+      ),
+    ],
+    [
+      'snapshot',
+      withGrowth(
+        rows.map((row) => row.train.snapshotBytes),
+        mb,
+      ),
+    ],
+    [
+      'longest snapshot block',
+      rows.map((row) => ms(Math.max(0, ...row.train.snapshots.map((s) => s.blockMs ?? 0)))),
+    ],
+    [
+      'cold→answer embedded',
+      withGrowth(
+        rows.map((row) => row.embedded.firstAnswerMs),
+        ms,
+      ),
+    ],
+    [
+      'RSS after',
+      withGrowth(
+        rows.map((row) => row.embedded.rssAfter),
+        mb,
+      ),
+    ],
+    ['cold→answer Upstash', rows.map((row) => (row.upstash ? ms(row.upstash.firstAnswerMs) : 'n/a'))],
+    ['RSS after (Upstash)', rows.map((row) => (row.upstash ? mb(row.upstash.rssAfter) : 'n/a'))],
+    ['reply p50', rows.map((row) => ms(row.embedded.replyP50Ms))],
+  ];
+  const widths = columns.map(([name, cells]) => Math.max(name.length, ...cells.map((cell) => cell.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ');
+  console.log(line(columns.map(([name]) => name)));
+  console.log(widths.map((width) => '-'.repeat(width)).join('-|-'));
+  for (let r = 0; r < rows.length; r++) console.log(line(columns.map(([, cells]) => cells[r])));
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'bench-scale-'));
+  const largest = Math.max(...SIZES_MB) * 1e6;
+  console.error(`building a corpus of up to ${mb(largest)} from text on this machine ...`);
+  const corpus = buildCorpus(largest);
+  let redis: Awaited<ReturnType<typeof startRedisServer>> | undefined;
+  try {
+    redis = await startRedisServer();
+  } catch {
+    console.error('redis-server not found: the Upstash cold start is left out');
+  }
+  const bridge = redis ? await startUpstashBridge(redis.url) : undefined;
+  const rows = [];
+  try {
+    for (const size of SIZES_MB) {
+      const file = join(work, `corpus-${size}.txt`);
+      writeFileSync(file, prefixOf(corpus, size * 1e6));
+      const dataDir = join(work, `data-${size}`);
+      console.error(`${size} MB: training ...`);
+      const train = await step<TrainFigures>(['train', file, dataDir]);
+      console.error(`${size} MB: cold start on the embedded store ...`);
+      const embedded = await step<ColdFigures>(['cold', 'embedded', dataDir]);
+      let upstash: ColdFigures | undefined;
+      if (bridge) {
+        const token = await bridge.allocateDatabase();
+        await step(['copy', dataDir, bridge.url, token]);
+        console.error(`${size} MB: cold start on Upstash (bridge) ...`);
+        upstash = await step<ColdFigures>(['cold', 'upstash', bridge.url, token]);
+      }
+      rows.push({ size, train, embedded, upstash });
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  } finally {
+    await bridge?.close();
+    await redis?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+  printTable(rows);
+  console.log(JSON.stringify(rows));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
