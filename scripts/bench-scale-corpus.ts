@@ -54,12 +54,22 @@ function textOf(path: string): string | undefined {
     if (path.endsWith('.gz')) bytes = gunzipSync(bytes);
     if (bytes.byteLength < 200 || bytes.includes(0)) return undefined;
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    if (!looksWritten(text)) return undefined;
     return text.length > DOCUMENT_MAX_BYTES
       ? text.slice(0, text.lastIndexOf('\n', DOCUMENT_MAX_BYTES))
       : text;
   } catch {
     return undefined;
   }
+}
+
+/** Text people wrote (not PostScript, a table of numbers or encoded data): mostly words. */
+function looksWritten(text: string): boolean {
+  if (text.startsWith('%!')) return false;
+  const sample = text.slice(0, 20_000);
+  const letters = sample.match(/\p{L}/gu)?.length ?? 0;
+  const spaces = sample.match(/\s/g)?.length ?? 0;
+  return (letters + spaces) / sample.length >= 0.75 && spaces / sample.length >= 0.1;
 }
 
 function piecesOf(text: string): string[] {

@@ -186,6 +186,11 @@ export class NgramModel implements LanguageModel {
 
   /** A compact binary snapshot of everything learned; `deserializeModel` continues from it. */
   serialize(): Uint8Array {
+    return writeSnapshot(this).slice();
+  }
+
+  /** The bytes of `serialize` as a view of the writer's buffer (no copy), for a caller that only reads them. */
+  serializeView(): Uint8Array {
     return writeSnapshot(this);
   }
 

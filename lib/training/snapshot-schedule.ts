@@ -65,7 +65,7 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
       chunks: prepared.chunks,
       replayBytesBefore: prepared.replayBytes,
       bytes: bytes.byteLength,
-      plainBytes: prepared.plain.plain.byteLength,
+      plainBytes: prepared.plain.plainBytes,
       blockMs: Math.round(prepared.blockMs),
       totalMs: Math.round(performance.now() - prepared.started),
     });

@@ -1,5 +1,11 @@
-import { promisify } from 'node:util';
-import { constants, inflateRawSync, zstdCompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import { once } from 'node:events';
+import {
+  constants,
+  createZstdCompress,
+  inflateRawSync,
+  zstdCompressSync,
+  zstdDecompressSync,
+} from 'node:zlib';
 import { deserializeModel, type NgramModel } from '../lm/index.js';
 import { deserializePassageIndex, type PassageIndex, serializePassageIndex } from '../retrieval/index.js';
 
@@ -25,12 +31,12 @@ const ZSTD_LEVEL = 9;
 const ZSTD_OPTIONS = {
   params: { [constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL, [constants.ZSTD_c_checksumFlag]: 1 },
 };
-const zstdCompressOffThread = promisify(zstdCompress);
 
-/** A snapshot before compression: its header and the model's bytes followed by the passage index's. */
+/** A snapshot before compression: its header, then the model's bytes and the passage index's. */
 export interface PlainSnapshot {
   header: Uint8Array;
-  plain: Uint8Array;
+  parts: [model: Uint8Array, passages: Uint8Array];
+  plainBytes: number;
 }
 
 /**
@@ -39,8 +45,11 @@ export interface PlainSnapshot {
  * the wrong chunk count, and model and index always cover the same chunks.
  */
 export function encodeSnapshot(tag: SnapshotTag, model: NgramModel, passages: PassageIndex): Uint8Array {
-  const { header, plain } = plainSnapshot(tag, model, passages);
-  return framed(header, zstdCompressSync(plain, ZSTD_OPTIONS));
+  const { header, parts, plainBytes } = plainSnapshot(tag, model, passages);
+  const plain = new Uint8Array(plainBytes);
+  plain.set(parts[0], 0);
+  plain.set(parts[1], parts[0].byteLength);
+  return framed(header, [zstdCompressSync(plain, ZSTD_OPTIONS)]);
 }
 
 /**
@@ -48,33 +57,44 @@ export function encodeSnapshot(tag: SnapshotTag, model: NgramModel, passages: Pa
  * model) and then this, which compresses on a thread of libuv's pool, so the event loop serves
  * requests meanwhile.
  */
-export async function compressSnapshot({ header, plain }: PlainSnapshot): Promise<Uint8Array> {
-  return framed(header, await zstdCompressOffThread(plain, ZSTD_OPTIONS));
+export async function compressSnapshot({ header, parts }: PlainSnapshot): Promise<Uint8Array> {
+  // A stream, so the parts are never copied into one buffer; each write is compressed off the loop.
+  const compressor = createZstdCompress(ZSTD_OPTIONS);
+  const body: Buffer[] = [];
+  compressor.on('data', (data: Buffer) => body.push(data));
+  const ended = once(compressor, 'end');
+  for (const part of parts) compressor.write(part);
+  compressor.end();
+  await ended;
+  return framed(header, body);
 }
 
 /** The model's and the passage index's bytes as they are now, and the header that describes them. */
 export function plainSnapshot(tag: SnapshotTag, model: NgramModel, passages: PassageIndex): PlainSnapshot {
-  const modelBytes = model.serialize();
+  const modelBytes = model.serializeView();
   const indexBytes = serializePassageIndex(passages);
+  const plainBytes = modelBytes.byteLength + indexBytes.byteLength;
   const header = new TextEncoder().encode(
     JSON.stringify({
       ...tag,
       encoding: ENCODING,
       modelBytes: modelBytes.byteLength,
-      plainBytes: modelBytes.byteLength + indexBytes.byteLength,
+      plainBytes,
     }),
   );
-  const plain = new Uint8Array(modelBytes.byteLength + indexBytes.byteLength);
-  plain.set(modelBytes, 0);
-  plain.set(indexBytes, modelBytes.byteLength);
-  return { header, plain };
+  return { header, parts: [modelBytes, indexBytes], plainBytes };
 }
 
-function framed(header: Uint8Array, body: Uint8Array): Uint8Array {
-  const out = new Uint8Array(4 + header.byteLength + body.byteLength);
+function framed(header: Uint8Array, body: Uint8Array[]): Uint8Array {
+  const bodyBytes = body.reduce((sum, piece) => sum + piece.byteLength, 0);
+  const out = new Uint8Array(4 + header.byteLength + bodyBytes);
   new DataView(out.buffer).setUint32(0, header.byteLength);
   out.set(header, 4);
-  out.set(body, 4 + header.byteLength);
+  let at = 4 + header.byteLength;
+  for (const piece of body) {
+    out.set(piece, at);
+    at += piece.byteLength;
+  }
   return out;
 }
 

@@ -11,6 +11,7 @@ import { SNAPSHOT_MAGIC, SNAPSHOT_VERSION, TOKENIZER_CODES } from './snapshot-fo
  * adjusted counts in LEB128 varints.
  */
 export function writeSnapshot(model: NgramModel): Uint8Array {
+  // A view of the writer's buffer, which may be up to half again as large: callers that keep it copy it.
   const out = new ByteWriter();
   out.raw(Uint8Array.from(SNAPSHOT_MAGIC));
   out.uint(SNAPSHOT_VERSION);
@@ -32,7 +33,7 @@ export function writeSnapshot(model: NgramModel): Uint8Array {
   }
   writeCounts(out, model.forwardCounts);
   if (model.backwardCounts) writeCounts(out, model.backwardCounts);
-  return out.finish().slice();
+  return out.finish();
 }
 
 /**
