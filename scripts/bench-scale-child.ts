@@ -86,6 +86,7 @@ async function train(file: string, dataDir: string) {
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   let refused: string | undefined;
   for (const part of parts) {
     const response = await handler.fetch(post('/api/train', { text: part }));
@@ -97,6 +98,8 @@ async function train(file: string, dataDir: string) {
   }
   await services.model.idle();
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   delay.disable();
   const stats = await services.model.stats();
   const snapshot = await store.getBlob(trainingKeys.snapshot);
@@ -106,6 +109,7 @@ async function train(file: string, dataDir: string) {
     parts: parts.length,
     seconds,
     mbPerSecond: bytes / 1e6 / seconds,
+    mbPerCpuSecond: bytes / 1e6 / cpuSeconds,
     peakRss: peakRss(),
     snapshotBytes: snapshot?.byteLength ?? 0,
     chunks: stats.chunks,

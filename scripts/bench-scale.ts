@@ -26,6 +26,7 @@ interface TrainFigures {
   parts: number;
   seconds: number;
   mbPerSecond: number;
+  mbPerCpuSecond: number;
   peakRss: number;
   snapshotBytes: number;
   chunks: number;
@@ -82,7 +83,10 @@ function printTable(
         mb,
       ),
     ],
-    ['train MB/s', rows.map((row) => row.train.mbPerSecond.toFixed(2))],
+    [
+      'train MB/s (per CPU-s)',
+      rows.map((row) => `${row.train.mbPerSecond.toFixed(2)} (${row.train.mbPerCpuSecond.toFixed(2)})`),
+    ],
     [
       'peak RSS training',
       withGrowth(

@@ -35,7 +35,9 @@ export interface SnapshotScheduleOptions {
  * request that made it due (on Vercel inside `waitUntil`, so the instance lives until it is
  * stored): the model's bytes are read on the event loop, the compression runs on libuv's thread
  * pool, and the store write is asynchronous. Any instance that catches up past the bound writes
- * it, so a snapshot a crashed writer never stored is written by the next instance instead.
+ * it, so a snapshot a crashed writer never stored is written by the next instance instead. The
+ * next train on this instance waits for a write under way (`idle`), so a cold start meanwhile
+ * replays at most the bound and the part that passed it.
  */
 export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
   const { store, policy } = options;
@@ -99,7 +101,10 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
     },
     /** Called after every catch-up: writes a snapshot after the response when one is due. */
     afterCatchUp: schedule,
-    /** Resolves once no snapshot write is scheduled or under way. */
+    /**
+     * Resolves once no snapshot write is scheduled or under way: a train waits for it before it
+     * adds a chunk, so however fast parts arrive the tail never grows far past the bound.
+     */
     async idle(): Promise<void> {
       while (pending) await pending;
     },

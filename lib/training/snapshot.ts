@@ -26,11 +26,19 @@ export interface SnapshotTag {
 const ENCODING = 'zstd+passages';
 /** Earlier snapshots, still read: the same bytes deflated, no checksum. */
 const DEFLATED = 'deflate-raw+passages';
+/**
+ * Zstandard level: 9 for small snapshots; 3 from LARGE_PLAIN_BYTES on, where level 9 costs 5.7 CPU
+ * seconds for the 58 MB of a 20 MB corpus against 1.0 s at level 3, for a blob only 5% larger
+ * (27.4 MB against 26.0 MB); decompressing costs the same.
+ */
 const ZSTD_LEVEL = 9;
+const LARGE_ZSTD_LEVEL = 3;
+const LARGE_PLAIN_BYTES = 16_000_000;
 
-const ZSTD_OPTIONS = {
-  params: { [constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL, [constants.ZSTD_c_checksumFlag]: 1 },
-};
+function zstdOptions(plainBytes: number) {
+  const level = plainBytes >= LARGE_PLAIN_BYTES ? LARGE_ZSTD_LEVEL : ZSTD_LEVEL;
+  return { params: { [constants.ZSTD_c_compressionLevel]: level, [constants.ZSTD_c_checksumFlag]: 1 } };
+}
 
 /** A snapshot before compression: its header, then the model's bytes and the passage index's. */
 export interface PlainSnapshot {
@@ -49,7 +57,7 @@ export function encodeSnapshot(tag: SnapshotTag, model: NgramModel, passages: Pa
   const plain = new Uint8Array(plainBytes);
   plain.set(parts[0], 0);
   plain.set(parts[1], parts[0].byteLength);
-  return framed(header, [zstdCompressSync(plain, ZSTD_OPTIONS)]);
+  return framed(header, [zstdCompressSync(plain, zstdOptions(plainBytes))]);
 }
 
 /**
@@ -57,9 +65,9 @@ export function encodeSnapshot(tag: SnapshotTag, model: NgramModel, passages: Pa
  * model) and then this, which compresses on a thread of libuv's pool, so the event loop serves
  * requests meanwhile.
  */
-export async function compressSnapshot({ header, parts }: PlainSnapshot): Promise<Uint8Array> {
+export async function compressSnapshot({ header, parts, plainBytes }: PlainSnapshot): Promise<Uint8Array> {
   // A stream, so the parts are never copied into one buffer; each write is compressed off the loop.
-  const compressor = createZstdCompress(ZSTD_OPTIONS);
+  const compressor = createZstdCompress(zstdOptions(plainBytes));
   const body: Buffer[] = [];
   compressor.on('data', (data: Buffer) => body.push(data));
   const ended = once(compressor, 'end');

@@ -89,6 +89,24 @@ describe('snapshots by replay cost', () => {
     expect(await snapshotChunks(store)).toBe(1);
   });
 
+  it('however fast parts arrive, the tail after the stored snapshot stays under the bound and one part', async () => {
+    const bound = 10_000;
+    const store = createEmbeddedStore();
+    const keeper = createModelKeeper(store, { order: 3, snapshotEvery: 1000, snapshotBytes: bound });
+    const sizes = [4000, 8000, 3000, 9000, 2000, 7000, 6000, 12_000, 1000];
+    const sent: number[] = [];
+    for (const [i, size] of sizes.entries()) {
+      const text = verses(i * 150, size);
+      sent.push(Buffer.byteLength(text));
+      await keeper.train(text);
+      const covered = await snapshotChunks(store);
+      const tail = sent.slice(covered).reduce((sum, bytes) => sum + bytes, 0);
+      expect(tail, `after part ${i + 1}`).toBeLessThan(bound + sent[i]!);
+    }
+    await keeper.idle();
+    expect(await snapshotChunks(store)).toBeGreaterThanOrEqual(7);
+  });
+
   it('a cold instance on the real Redis replays no more than the byte bound of text', async () => {
     const bound = 20_000;
     const { store } = await redisServices();

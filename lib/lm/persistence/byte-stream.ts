@@ -5,8 +5,13 @@ const decoder = new TextDecoder();
 
 /** Appends unsigned LEB128 varints, bytes and strings to a growing buffer. */
 export class ByteWriter {
-  private bytes = new Uint8Array(1 << 16);
+  private bytes: Uint8Array;
   private length = 0;
+
+  /** `expectedBytes`: room to start with, so a large output is not grown (and copied) step by step. */
+  constructor(expectedBytes = 1 << 16) {
+    this.bytes = new Uint8Array(Math.max(16, Math.ceil(expectedBytes)));
+  }
 
   /** An unsigned integer below 2^53. */
   uint(value: number): void {

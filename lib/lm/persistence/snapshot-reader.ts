@@ -56,14 +56,23 @@ export function deserializeModel(bytes: Uint8Array, options: DeserializeOptions 
     const roomToGrow = options.roomToGrow ?? false;
     readCounts(input, model.forwardCounts, version, roomToGrow);
     if (directions === 2 && options.deferBackward) {
-      // A copy, so the rest of the decoded buffer is not kept alive until then.
-      const rest = bytes.slice(input.offset);
-      model.deferBackward((counts) =>
-        truncationReported(() => readCounts(new ByteReader(rest), counts, version, roomToGrow)),
-      );
+      model.deferBackward(backwardLoader(bytes.slice(input.offset), version, roomToGrow));
     } else if (model.backwardCounts) readCounts(input, model.backwardCounts, version, roomToGrow);
     return model;
   });
+}
+
+/**
+ * Decodes the backward counts later from `rest`, a copy of them. Made here rather than inside
+ * `deserializeModel`, whose closures share one scope: a loader made there would keep the whole
+ * decoded snapshot (model and passages) alive until the backward model is first read.
+ */
+function backwardLoader(
+  rest: Uint8Array,
+  version: number,
+  roomToGrow: boolean,
+): (counts: NgramCounts) => void {
+  return (counts) => truncationReported(() => readCounts(new ByteReader(rest), counts, version, roomToGrow));
 }
 
 /** Runs `read`, turning the reader's running out of bytes into a `SnapshotFormatError`. */

@@ -12,7 +12,7 @@ import { SNAPSHOT_MAGIC, SNAPSHOT_VERSION, TOKENIZER_CODES } from './snapshot-fo
  */
 export function writeSnapshot(model: NgramModel): Uint8Array {
   // A view of the writer's buffer, which may be up to half again as large: callers that keep it copy it.
-  const out = new ByteWriter();
+  const out = new ByteWriter(expectedBytes(model));
   out.raw(Uint8Array.from(SNAPSHOT_MAGIC));
   out.uint(SNAPSHOT_VERSION);
   out.uint(model.order);
@@ -34,6 +34,18 @@ export function writeSnapshot(model: NgramModel): Uint8Array {
   writeCounts(out, model.forwardCounts);
   if (model.backwardCounts) writeCounts(out, model.backwardCounts);
   return out.finish();
+}
+
+/** Bytes measured per entry of the counts (KJV, Vim help, READMEs) plus the words: a little over. */
+const BYTES_PER_ENTRY = 3.4;
+
+/** About what `writeSnapshot` will write, so its buffer starts large enough. */
+function expectedBytes(model: NgramModel): number {
+  let entries = 0;
+  for (const counts of [model.forwardCounts, model.backwardCounts]) {
+    if (counts) for (let k = 1; k <= counts.order; k++) entries += counts.levels[k].size;
+  }
+  return 1024 + model.vocabulary.size * 12 + entries * BYTES_PER_ENTRY;
 }
 
 /**

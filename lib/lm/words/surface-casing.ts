@@ -1,4 +1,5 @@
 import { endsSentence } from './tokenizer.js';
+import { ownCopy } from './vocabulary.js';
 
 /** Per word, how often each surface form was seen: counts for non-default forms live in a small map. */
 interface FormCounts {
@@ -68,7 +69,8 @@ export class SurfaceCasing {
       return;
     }
     counts.others ??= new Map();
-    counts.others.set(form, (counts.others.get(form) ?? 0) + count);
+    const seen = counts.others.get(form);
+    counts.others.set(seen === undefined ? ownCopy(form) : form, (seen ?? 0) + count);
   }
 }
 

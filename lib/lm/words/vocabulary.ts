@@ -52,8 +52,9 @@ export class Vocabulary {
     let id = this.ids.get(word);
     if (id === undefined) {
       id = this.words.length;
-      this.ids.set(word, id);
-      this.words.push(word);
+      const own = ownCopy(word);
+      this.ids.set(own, id);
+      this.words.push(own);
     }
     return id;
   }
@@ -79,4 +80,13 @@ export class Vocabulary {
   static isMarker(word: string): boolean {
     return MARKERS.includes(word);
   }
+}
+
+/**
+ * `word` as a string of its own. A token cut from a training text is a slice that keeps the whole
+ * text alive (V8 slices strings of 13 characters or more); a vocabulary that kept such slices would
+ * hold every chunk it ever saw a new long word in.
+ */
+export function ownCopy(word: string): string {
+  return word.length < 13 ? word : Buffer.from(word, 'utf8').toString('utf8');
 }
