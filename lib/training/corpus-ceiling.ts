@@ -7,8 +7,8 @@ import { HttpError } from '../http/index.js';
  * the model, the passage index and a part being learned at once), and before any text. Measured
  * with `npm run bench:scale`; docs/scaling.md has the figures.
  */
-export const MEMORY_PER_TEXT_BYTE = 16;
-export const BASE_MEMORY_BYTES = 200 * 2 ** 20;
+export const MEMORY_PER_TEXT_BYTE = 42;
+export const BASE_MEMORY_BYTES = 240 * 2 ** 20;
 /** Share of the memory the ceiling plans to use; the rest is left for requests in flight. */
 const HEADROOM = 0.85;
 /** The ceiling never falls below this (a tiny machine still learns a little). */
