@@ -106,6 +106,7 @@ describe('POST /api/train with documents', () => {
     const writer = createModelKeeper(services.store, { order: 3, snapshotEvery: 1 });
     await writer.train({ format: 'dialogue', text: dialogue });
     await writer.train('The shop sells shoes.');
+    await writer.idle();
     const pairs = [{ prompt: 'what are your hours?', reply: 'We open at nine.' }];
     expect(writer.dialogue()).toEqual(pairs);
     expect(writer.cachedKnowledge().passages.texts).toEqual(['The shop sells shoes.']);
