@@ -1,0 +1,43 @@
+import { existsSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { HttpError } from '../../http/errors.js';
+
+/** The model flavour read: LSTM only, integer weights (small and fast; what tesseract.js fetches by default). */
+export const LANGUAGE_DATA_FLAVOUR = '4.0.0_best_int';
+
+const require = createRequire(import.meta.url);
+
+/** Where the recognition data of a language is installed: `@tesseract.js-data/<code>` in node_modules. */
+export function languageDataPath(code: string): string {
+  let manifest: string;
+  try {
+    manifest = require.resolve(`@tesseract.js-data/${code}/package.json`);
+  } catch {
+    throw missingLanguage(code);
+  }
+  const path = join(dirname(manifest), LANGUAGE_DATA_FLAVOUR, `${code}.traineddata.gz`);
+  if (!existsSync(path)) throw missingLanguage(code);
+  return path;
+}
+
+/**
+ * The folder tesseract.js reads `<code>.traineddata.gz` of every language from (its `langPath`):
+ * the language's own package folder for one language; for several, a temporary folder of links to
+ * each package's file (tesseract.js takes one folder for all). Nothing is ever fetched.
+ */
+export function languageFolder(codes: readonly string[]): string {
+  const paths = codes.map(languageDataPath);
+  if (paths.length === 1) return dirname(paths[0]!);
+  const folder = mkdtempSync(join(tmpdir(), 'ocr-languages-'));
+  codes.forEach((code, index) => symlinkSync(paths[index]!, join(folder, `${code}.traineddata.gz`)));
+  return folder;
+}
+
+function missingLanguage(code: string): HttpError {
+  return new HttpError(
+    'internal_error',
+    `Text recognition for "${code}" needs the npm package @tesseract.js-data/${code} (its ${LANGUAGE_DATA_FLAVOUR} data); install it or remove "${code}" from OCR_LANGS.`,
+  );
+}
