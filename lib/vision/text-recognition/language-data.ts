@@ -31,7 +31,9 @@ export function languageFolder(codes: readonly string[]): string {
   const paths = codes.map(languageDataPath);
   if (paths.length === 1) return dirname(paths[0]!);
   const folder = mkdtempSync(join(tmpdir(), 'ocr-languages-'));
-  codes.forEach((code, index) => symlinkSync(paths[index]!, join(folder, `${code}.traineddata.gz`)));
+  codes.forEach((code, index) => {
+    symlinkSync(paths[index]!, join(folder, `${code}.traineddata.gz`));
+  });
   return folder;
 }
 
