@@ -24,11 +24,19 @@ export async function startEngine(languages: readonly string[]): Promise<Recogni
       failure = error;
     },
   });
+  // An idle engine must not keep a process (a script, a test run) alive; a busy one must.
+  const thread = (worker as unknown as { worker?: { ref?: () => void; unref?: () => void } }).worker;
+  thread?.unref?.();
   return {
     async recognize(png) {
       if (failure) throw failure;
-      const { data: page } = await worker.recognize(Buffer.from(png), {}, { text: false, blocks: true });
-      return (page.blocks ?? []) as EngineBlock[];
+      thread?.ref?.();
+      try {
+        const { data: page } = await worker.recognize(Buffer.from(png), {}, { text: false, blocks: true });
+        return (page.blocks ?? []) as EngineBlock[];
+      } finally {
+        thread?.unref?.();
+      }
     },
     async terminate() {
       await worker.terminate();
