@@ -167,11 +167,11 @@ async function columns(left: string[], right: string[]): Promise<BenchImage> {
   };
 }
 
-/** A photo-sized image (noise-textured background) with a caption band: the downscaling path. */
-async function large(lines: string[]): Promise<BenchImage> {
+/** A 4000×3000 photo-like JPEG (a textured background) with a caption band: the downscaling path. */
+export async function largePhoto(lines: string[], seed = 0x1234567): Promise<BenchImage> {
   const width = 4000;
   const height = 3000;
-  const texture = await noise(width, height, 40, 0x1234567);
+  const texture = await noise(width, height, 40, seed);
   const band = svg(
     2400,
     120 + lines.length * 110,
@@ -312,7 +312,7 @@ export async function renderBenchImages(): Promise<BenchImage[]> {
       ['Gardening tips for spring', 'Plant tomatoes after frost', 'Water seedlings every morning'],
       ['Local football results', 'Rovers defeated United', 'Captain scored twice'],
     ),
-    await large(['Summit trail closed for repairs', 'Visitor centre open until sunset']),
+    await largePhoto(['Summit trail closed for repairs', 'Visitor centre open until sunset']),
     ...(await withoutText()),
   ];
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,15 +11,12 @@ const require = createRequire(import.meta.url);
 
 /** Where the recognition data of a language is installed: `@tesseract.js-data/<code>` in node_modules. */
 export function languageDataPath(code: string): string {
-  let manifest: string;
+  // The data file itself, not the package's manifest: a Vercel function carries only the file.
   try {
-    manifest = require.resolve(`@tesseract.js-data/${code}/package.json`);
+    return require.resolve(`@tesseract.js-data/${code}/${LANGUAGE_DATA_FLAVOUR}/${code}.traineddata.gz`);
   } catch {
     throw missingLanguage(code);
   }
-  const path = join(dirname(manifest), LANGUAGE_DATA_FLAVOUR, `${code}.traineddata.gz`);
-  if (!existsSync(path)) throw missingLanguage(code);
-  return path;
 }
 
 /**
