@@ -412,9 +412,9 @@ function checkUnconfigured(
 const RECOGNITION_ROUTES = ['/api/chat', '/api/upload', '/api/v1/chat/completions'];
 const RECOGNITION_FILES = [
   'node_modules/@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz',
-  'node_modules/tesseract.js-core/tesseract-core-relaxedsimd-lstm.wasm',
-  'node_modules/tesseract.js-core/tesseract-core-simd-lstm.wasm',
-  'node_modules/tesseract.js-core/tesseract-core-lstm.wasm',
+  'node_modules/tesseract.js-core/tesseract-core-relaxedsimd.wasm',
+  'node_modules/tesseract.js-core/tesseract-core-simd.wasm',
+  'node_modules/tesseract.js-core/tesseract-core.wasm',
   'node_modules/tesseract.js/src/worker-script/node/index.js',
 ];
 /** Vercel's limit on a function's unzipped size. */

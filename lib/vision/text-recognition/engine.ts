@@ -1,5 +1,5 @@
 import type { Worker } from 'tesseract.js';
-import { languageFolder } from './language-data.js';
+import { assertEngineFiles, languageFolder } from './language-data.js';
 import type { EngineBlock } from './types.js';
 
 /** One tesseract.js worker (a thread running tesseract's WebAssembly build) with its languages loaded. */
@@ -12,6 +12,7 @@ export interface RecognitionEngine {
 
 /** Starts a worker for the languages; their data is read from their npm packages on disk. */
 export async function startEngine(languages: readonly string[]): Promise<RecognitionEngine> {
+  assertEngineFiles();
   const langPath = languageFolder(languages);
   const { createWorker, OEM } = await import('tesseract.js');
   let failure: unknown;

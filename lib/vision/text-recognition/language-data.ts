@@ -40,3 +40,26 @@ function missingLanguage(code: string): HttpError {
     `Text recognition for "${code}" needs the npm package @tesseract.js-data/${code} (its ${LANGUAGE_DATA_FLAVOUR} data); install it or remove "${code}" from OCR_LANGS.`,
   );
 }
+
+/**
+ * The WebAssembly builds tesseract.js 7 may load in Node (it picks by the CPU's SIMD support and,
+ * in Node, always the build with the legacy engine too). Checked before a worker starts: a missing
+ * file would crash the worker thread, and with it the process.
+ */
+export const ENGINE_FILES = ['tesseract-core-relaxedsimd', 'tesseract-core-simd', 'tesseract-core'].flatMap(
+  (name) => [`tesseract.js-core/${name}.js`, `tesseract.js-core/${name}.wasm`],
+);
+
+/** Throws a 500 naming the file when a file the engine needs is not installed. */
+export function assertEngineFiles(): void {
+  for (const file of [...ENGINE_FILES, 'tesseract.js/src/worker-script/node/index.js']) {
+    try {
+      require.resolve(file);
+    } catch {
+      throw new HttpError(
+        'internal_error',
+        `Text recognition cannot start: ${file} is missing from node_modules (on Vercel: from the function's includeFiles).`,
+      );
+    }
+  }
+}

@@ -54,10 +54,13 @@ export function createTextRecognizer(options: RecognizerOptions): TextRecognizer
     });
     return engine;
   };
-  const stopEngine = async () => {
+  /** Stops the engine; a start still under way is stopped once it is done (never waited for). */
+  const stopEngine = () => {
     const current = engine;
     engine = undefined;
-    await current?.then((started) => started.terminate()).catch(() => {});
+    const stopped = current?.then((started) => started.terminate()).catch(() => {});
+    void stopped;
+    return stopped;
   };
 
   const read = async (bytes: Uint8Array): Promise<RecognizedText> => {
@@ -66,7 +69,10 @@ export function createTextRecognizer(options: RecognizerOptions): TextRecognizer
     const timeLeft = () => deadline - performance.now();
     const pass = async (scale?: number) => {
       const image = await prepareImage(bytes, scale);
-      const blocks = await withTimeout((await engineNow()).recognize(image.png), timeLeft());
+      const blocks = await withTimeout(
+        engineNow().then((started) => started.recognize(image.png)),
+        timeLeft(),
+      );
       return { lines: linesOf(blocks, { minConfidence: options.minConfidence, scale: image.scale }), image };
     };
     let lines: RecognizedLine[];
@@ -89,11 +95,11 @@ export function createTextRecognizer(options: RecognizerOptions): TextRecognizer
           throw error;
         });
         if (second && yieldOf(second.lines) > yieldOf(first.lines)) lines = second.lines;
-        if (!second) await stopEngine();
+        if (!second) stopEngine();
       }
     } catch (error) {
       if (!(error instanceof RecognitionTimeout)) throw error;
-      await stopEngine();
+      stopEngine();
       return { status: 'timed_out', lines: [], confidence: 0, ms: Math.round(performance.now() - started) };
     }
     return {
@@ -120,7 +126,9 @@ export function createTextRecognizer(options: RecognizerOptions): TextRecognizer
     get pending() {
       return running + waiting.length;
     },
-    close: stopEngine,
+    async close() {
+      await stopEngine();
+    },
   };
 }
 
