@@ -36,14 +36,23 @@ const IMAGE_WORDS = new Set(
   ),
 );
 
+/** Words by which a later message points back at an earlier image. */
+const POINTS_AT_IMAGE = /\b(image|picture|photo|screenshot|receipt|sign|it|this|that)\b/i;
+
 /**
  * Answers a message from an image's text: a request to read it quotes the lines (cited as the
  * image); a question whose words a line holds ("what is the total?" on a receipt) is answered
- * with that line. Undefined when the text does not answer the message.
+ * with that line. An image of an earlier message (`remembered`) is quoted only when the message
+ * points at it ("what did it say?"), so "what did Moses read?" still goes to the trained text.
+ * Undefined when the text does not answer the message.
  */
-export function answerFromImageText(image: ImageText, message: string): ImageTextReply | undefined {
+export function answerFromImageText(
+  image: ImageText & { remembered?: boolean },
+  message: string,
+): ImageTextReply | undefined {
   if (image.lines.length === 0) return undefined;
-  if (READ_REQUEST.test(message)) return quoteImage(image);
+  const pointsAtImage = !image.remembered || POINTS_AT_IMAGE.test(message);
+  if (pointsAtImage && READ_REQUEST.test(message)) return quoteImage(image);
   const query = queryTermsOf(message).filter((term) => !IMAGE_WORDS.has(term.term));
   if (query.length === 0) return undefined;
   const index = lineIndexOf(image.lines);
@@ -92,14 +101,21 @@ function coverageOf(hit: { matched: number[]; matchedNearby: number[] }, terms: 
 }
 
 /** The image of this message, or else the last one the user sent in the recent turns of the session. */
-export function imageTextOf(current: ImageText | undefined, history: readonly Turn[]): ImageText | undefined {
+export function imageTextOf(
+  current: ImageText | undefined,
+  history: readonly Turn[],
+): (ImageText & { remembered?: boolean }) | undefined {
   if (current) return current;
   for (const turn of history.slice(-IMAGE_MEMORY_TURNS).reverse()) {
     const image = turn.role === 'user' ? turn.image : undefined;
-    if (image && typeof image.id === 'string' && Array.isArray(image.lines)) return image;
+    if (image && typeof image.id === 'string' && Array.isArray(image.lines))
+      return { ...image, remembered: true };
   }
   return undefined;
 }
+
+/** Most lines of an image kept in the session for follow-ups. */
+export const MAX_REMEMBERED_LINES = 200;
 
 /**
  * The local reply with the image described first, and what its text reading found: "I found no

@@ -5,7 +5,12 @@ import type { Services } from '../services/index.js';
 import { beginSessionMessage, recordExchange, type Turn } from '../sessions/index.js';
 import { limitStream, limitTokens } from '../text/index.js';
 import { assistWithExternal } from './assist.js';
-import { answerFromImageText, imageTextOf, withImageDescription } from './image-evidence.js';
+import {
+  answerFromImageText,
+  imageTextOf,
+  MAX_REMEMBERED_LINES,
+  withImageDescription,
+} from './image-evidence.js';
 import type { ChatImage } from './image-input.js';
 import type { ChatRequest, ChatResponse } from './schema.js';
 
@@ -69,7 +74,9 @@ export async function respondToChat(
   }
   const thought = [reply.thought];
   if (context.image) thought.unshift(`image: ${context.image.summary}`);
-  const seen = context.image ? { id: context.image.id, lines: context.image.analysis.text } : undefined;
+  const seen = context.image
+    ? { id: context.image.id, lines: context.image.analysis.text.slice(0, MAX_REMEMBERED_LINES) }
+    : undefined;
   const imageText = imageTextOf(seen, history);
   const fromImage = imageText ? answerFromImageText(imageText, request.message) : undefined;
   if (fromImage) thought.push(fromImage.thought);

@@ -78,6 +78,11 @@ describe('POST /api/chat with an image: its text is evidence', () => {
     const followUp = await (await send({ message: 'How much was the bread?', sessionId })).json();
     expect(followUp.response).toContain('2.45');
     expect(followUp.sources[0].ref).toEqual({ image: sha256(png), line: 3 });
+    const again = await (await send({ message: 'What did it say again?', sessionId })).json();
+    expect(again.response).toContain('> TOTAL 12.45');
+    const elsewhere = await (await send({ message: 'What is better than rubies?', sessionId })).json();
+    expect(elsewhere.response).toMatch(/wisdom/i);
+    expect(elsewhere.sources[0].ref).toHaveProperty('chunk');
   });
 
   it('describes an image without text as before and says it found no text', async () => {
