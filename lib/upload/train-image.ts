@@ -19,7 +19,8 @@ export function wantsTraining(fields: Record<string, string>): boolean {
 
 /**
  * Trains the text read in an uploaded image into the model, one line of the image a line of the
- * chunk, under the name `image:<id>`. An image without text trains nothing (`no_text`).
+ * chunk, under the name `image:<id>` (the `file` of the sources it gives). An image without text
+ * trains nothing (`no_text`).
  */
 export async function trainImageText(
   keeper: ModelKeeper,
@@ -28,7 +29,7 @@ export async function trainImageText(
 ): Promise<NonNullable<UploadedImage['training']>> {
   if (lines.length === 0) return { status: 'no_text' };
   const source = imageSourceName(id);
-  const result = await keeper.train(lines.join('\n'));
+  const result = await keeper.train({ format: 'text', name: source, text: lines.join('\n') });
   return {
     status: 'trained',
     source,

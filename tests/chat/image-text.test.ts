@@ -184,6 +184,7 @@ describe('POST /api/upload with train=true', () => {
     ).json();
     expect(body.response).toContain('seven');
     expect(body.sources[0].ref).toHaveProperty('chunk');
+    expect(body.sources[0].file).toBe(`image:${stored.id}`);
   });
 
   it('trains nothing for an image without text and refuses a train value that is not a boolean', async () => {
