@@ -128,11 +128,11 @@ export function textImage(
   const size = options.size ?? 28;
   const width = options.width ?? 900;
   const step = Math.round(size * 1.6);
-  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   const texts = lines
     .map(
       (line, i) =>
-        `<text x="30" y="${30 + size + i * step}" font-family="${options.family ?? 'Liberation Sans'}" font-size="${size}" fill="#111">${escape(line)}</text>`,
+        `<text x="30" y="${30 + size + i * step}" font-family="${options.family ?? 'Liberation Sans'}" font-size="${size}" fill="#111">${escapeXml(line)}</text>`,
     )
     .join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${60 + lines.length * step}"><rect width="100%" height="100%" fill="#fff"/>${texts}</svg>`;
