@@ -28,21 +28,28 @@ export function firstScale(width: number, height: number): number {
 
 /**
  * The first frame, upright, flattened onto white (transparent screenshots read as dark on
- * light), grey, resized by `scale` (by default `firstScale`), as a quickly compressed PNG.
- * Runs in a decoding slot.
+ * light), grey, resized by `scale` (by default `firstScale`), as a quickly compressed PNG, in a
+ * decoding slot; or, for an opaque upright PNG or JPEG read at its own size, the bytes as they are.
  */
 export async function prepareImage(bytes: Uint8Array, scale?: number): Promise<PreparedImage> {
   const sharp = await loadSharp();
+  const meta = await sharp(bytes, { ...decodeOptions, limitInputPixels: false }).metadata();
+  const width = meta.autoOrient?.width ?? meta.width;
+  const height = meta.autoOrient?.height ?? meta.pageHeight ?? meta.height;
+  const factor = scale ?? firstScale(width, height);
+  // A plain upright PNG or JPEG at its own size goes as it is: tesseract decodes those itself.
+  const asItIs =
+    factor === 1 &&
+    (meta.format === 'png' || meta.format === 'jpeg') &&
+    !meta.hasAlpha &&
+    (meta.space === 'srgb' || meta.space === 'b-w') &&
+    meta.depth === 'uchar' &&
+    !meta.isProgressive &&
+    (meta.orientation ?? 1) === 1 &&
+    (meta.pages ?? 1) === 1;
+  if (asItIs) return { png: bytes, width, height, scale: 1 };
   return decodeSlot(async () => {
     const upright = sharp(bytes, decodeOptions).autoOrient();
-    const { width, height } = await upright
-      .clone()
-      .metadata()
-      .then((meta) => ({
-        width: meta.autoOrient?.width ?? meta.width,
-        height: meta.autoOrient?.height ?? meta.pageHeight ?? meta.height,
-      }));
-    const factor = scale ?? firstScale(width, height);
     const target = {
       width: Math.max(1, Math.round(width * factor)),
       height: Math.max(1, Math.round(height * factor)),
