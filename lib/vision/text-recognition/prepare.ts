@@ -1,4 +1,3 @@
-import { decodeSlot } from '../decode-gate.js';
 import { decodeOptions } from '../decode-options.js';
 import { loadSharp } from '../load-sharp.js';
 
@@ -28,8 +27,9 @@ export function firstScale(width: number, height: number): number {
 
 /**
  * The first frame, upright, flattened onto white (transparent screenshots read as dark on
- * light), grey, resized by `scale` (by default `firstScale`), as a quickly compressed PNG, in a
- * decoding slot; or, for an opaque upright PNG or JPEG read at its own size, the bytes as they are.
+ * light), grey, resized by `scale` (by default `firstScale`), as a quickly compressed PNG; or,
+ * for an opaque upright PNG or JPEG read at its own size, the bytes as they are. The caller holds
+ * a decoding slot (lib/vision/decode-gate).
  */
 export async function prepareImage(bytes: Uint8Array, scale?: number): Promise<PreparedImage> {
   const sharp = await loadSharp();
@@ -48,18 +48,16 @@ export async function prepareImage(bytes: Uint8Array, scale?: number): Promise<P
     (meta.orientation ?? 1) === 1 &&
     (meta.pages ?? 1) === 1;
   if (asItIs) return { png: bytes, width, height, scale: 1 };
-  return decodeSlot(async () => {
-    const upright = sharp(bytes, decodeOptions).autoOrient();
-    const target = {
-      width: Math.max(1, Math.round(width * factor)),
-      height: Math.max(1, Math.round(height * factor)),
-    };
-    const { data, info } = await upright
-      .resize(target.width, target.height, { fit: 'fill', kernel: factor > 1 ? 'cubic' : 'lanczos3' })
-      .flatten({ background: '#ffffff' })
-      .greyscale()
-      .png({ compressionLevel: 1, adaptiveFiltering: false })
-      .toBuffer({ resolveWithObject: true });
-    return { png: data, width: info.width, height: info.height, scale: info.width / width };
-  });
+  const upright = sharp(bytes, decodeOptions).autoOrient();
+  const target = {
+    width: Math.max(1, Math.round(width * factor)),
+    height: Math.max(1, Math.round(height * factor)),
+  };
+  const { data, info } = await upright
+    .resize(target.width, target.height, { fit: 'fill', kernel: factor > 1 ? 'cubic' : 'lanczos3' })
+    .flatten({ background: '#ffffff' })
+    .greyscale()
+    .png({ compressionLevel: 1, adaptiveFiltering: false })
+    .toBuffer({ resolveWithObject: true });
+  return { png: data, width: info.width, height: info.height, scale: info.width / width };
 }

@@ -1,4 +1,5 @@
 import { HttpError } from '../../http/errors.js';
+import { decodeSlot } from '../decode-gate.js';
 import { type RecognitionEngine, startEngine } from './engine.js';
 import { linesOf } from './layout.js';
 import { MAX_RECOGNITION_PIXELS, MAX_UPSCALE, prepareImage } from './prepare.js';
@@ -29,14 +30,17 @@ export interface TextRecognizer {
 
 /** Line height (recognised pixels) under which text is read a second time, enlarged. */
 const SMALL_TEXT_HEIGHT = 20;
+/** Pixels read past which the engine is restarted afterwards (a 1920×1080 screenshot keeps it). */
+const RECYCLE_PIXELS = 2_100_000;
 /** Mean word confidence under which small text is worth that second reading. */
 const SURE_CONFIDENCE = 0.92;
 /** Line height small text is enlarged to. */
 const TARGET_TEXT_HEIGHT = 32;
 
 /**
- * A text recognizer for one instance: the engine is started on the first image and reused; images
- * are read one at a time, at most `maxWaiting` waiting (so memory stays bounded however many
+ * A text recognizer for one instance: the engine is started on the first image and reused (restarted
+ * after an image over 2.1 MP, whose memory it would keep); images are read one at a time, within
+ * the process's decoding slot, at most `maxWaiting` waiting (so memory stays bounded however many
  * arrive), each within `timeoutMs` — past it the engine is stopped (the only way to interrupt it)
  * and restarted for the next image, and the image counts as `timed_out`. Text whose lines are
  * small is read again, enlarged, when the first reading leaves time and the pixel budget allows.
@@ -65,10 +69,12 @@ export function createTextRecognizer(options: RecognizerOptions): TextRecognizer
 
   const read = async (bytes: Uint8Array): Promise<RecognizedText> => {
     const started = performance.now();
+    let largest = 0;
     const deadline = started + options.timeoutMs;
     const timeLeft = () => deadline - performance.now();
     const pass = async (scale?: number) => {
       const image = await prepareImage(bytes, scale);
+      largest = Math.max(largest, image.width * image.height);
       const blocks = await withTimeout(
         engineNow().then((started) => started.recognize(image.png)),
         timeLeft(),
@@ -102,6 +108,9 @@ export function createTextRecognizer(options: RecognizerOptions): TextRecognizer
       stopEngine();
       return { status: 'timed_out', lines: [], confidence: 0, ms: Math.round(performance.now() - started) };
     }
+    // The engine's memory grows to the largest image it has read and never shrinks: after a
+    // large one it is stopped, to be started afresh (about a second) for the next image.
+    if (largest > RECYCLE_PIXELS) stopEngine();
     return {
       status: lines.length > 0 ? 'read' : 'none',
       lines,
@@ -116,7 +125,8 @@ export function createTextRecognizer(options: RecognizerOptions): TextRecognizer
       if (running > 0) await new Promise<void>((resolve) => waiting.push(resolve));
       else running++;
       try {
-        return await read(bytes);
+        // Recognition is pixel work like decoding: one image's worth at a time in the process.
+        return await decodeSlot(() => read(bytes));
       } finally {
         const next = waiting.shift();
         if (next) next();
