@@ -37,6 +37,7 @@ export async function storeUploadedImage(
   bytes: Uint8Array,
   options: StoreImageOptions,
 ): Promise<UploadedImage> {
+  options.recognizer.assertRoom();
   const inspected = await inspectImage(bytes);
   const clean = await stripMetadata(bytes, inspected.mimeType);
   const id = imageIdOf(clean.bytes);

@@ -27,6 +27,7 @@ export interface AnalyseOptions {
  * so transparent areas count for nothing.
  */
 export async function analyseImage(bytes: Uint8Array, options: AnalyseOptions = {}): Promise<ImageAnalysis> {
+  if (!options.knownText) options.recognizer?.assertRoom();
   const image = await inspectImage(bytes);
   const recognized = options.knownText ?? (await options.recognizer?.recognize(bytes));
   const sharp = await loadSharp();

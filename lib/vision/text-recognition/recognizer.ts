@@ -22,6 +22,11 @@ export interface RecognizerOptions {
 export interface TextRecognizer {
   /** The image's text. Throws HttpError 503 `recognizer_busy` (with Retry-After) when the queue is full. */
   recognize(bytes: Uint8Array): Promise<RecognizedText>;
+  /**
+   * Throws the same 503 as `recognize` when the queue is full now: called before an image's other
+   * checks, it refuses an image before any decoding is spent on it.
+   */
+  assertRoom(): void;
   /** Images waiting and being read now. */
   readonly pending: number;
   /** Stops the engine (a later call starts it again). */
@@ -119,9 +124,14 @@ export function createTextRecognizer(options: RecognizerOptions): TextRecognizer
     };
   };
 
+  const assertRoom = () => {
+    if (running > 0 && waiting.length >= options.maxWaiting) throw recognizerBusy(options.timeoutMs);
+  };
+
   return {
+    assertRoom,
     async recognize(bytes) {
-      if (running > 0 && waiting.length >= options.maxWaiting) throw recognizerBusy(options.timeoutMs);
+      assertRoom();
       if (running > 0) await new Promise<void>((resolve) => waiting.push(resolve));
       else running++;
       try {
