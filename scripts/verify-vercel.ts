@@ -357,6 +357,12 @@ function compare(call: PlannedCall, built: Answer, local: Answer): string[] {
       `${name}: body shapes differ\n    function:  ${JSON.stringify(shape(builtJson))}\n    npm start: ${JSON.stringify(shape(localJson))}`,
     );
   }
+  if (call.bodyIncludes && !built.body.toString('utf8').includes(call.bodyIncludes))
+    problems.push(
+      `${name}: the function's answer does not contain "${call.bodyIncludes}" (text recognition)`,
+    );
+  if (call.bodyIncludes && !local.body.toString('utf8').includes(call.bodyIncludes))
+    problems.push(`${name}: npm start's answer does not contain "${call.bodyIncludes}" (text recognition)`);
   if (call.code && errorOf(builtJson).code !== call.code) {
     problems.push(`${name}: expected code ${call.code}, got ${JSON.stringify(builtJson)}`);
   }
@@ -400,6 +406,28 @@ function checkUnconfigured(
   if (stderr.includes('"event":"unhandled"'))
     problems.push(`VERCEL=1 ${fn.route}: an unhandled error was logged`);
   return problems;
+}
+
+/** Functions that read text in images, and the files that must travel with them (vercel.json includeFiles). */
+const RECOGNITION_ROUTES = ['/api/chat', '/api/upload', '/api/v1/chat/completions'];
+const RECOGNITION_FILES = [
+  'node_modules/@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz',
+  'node_modules/tesseract.js-core/tesseract-core-relaxedsimd.wasm',
+  'node_modules/tesseract.js-core/tesseract-core-simd.wasm',
+  'node_modules/tesseract.js-core/tesseract-core.wasm',
+  'node_modules/tesseract.js/src/worker-script/node/index.js',
+];
+/** Vercel's limit on a function's unzipped size. */
+const FUNCTION_SIZE_LIMIT = 250 * 1024 * 1024;
+
+/** The recognition files a function lacks, and their sizes where present. */
+function recognitionFiles(fn: BuiltFunction): { missing: string[]; bytes: number } {
+  const missing = RECOGNITION_FILES.filter((file) => !existsSync(join(fn.folder, file)));
+  const bytes = RECOGNITION_FILES.filter((file) => existsSync(join(fn.folder, file))).reduce(
+    (total, file) => total + statSync(join(fn.folder, file)).size,
+    0,
+  );
+  return { missing, bytes };
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -455,6 +483,10 @@ async function main(): Promise<void> {
         compared++;
       }
       const size = sizeOf(fn.folder);
+      if (size > FUNCTION_SIZE_LIMIT) problems.push(`${route}: ${mb(size)}, over Vercel's 250 MB`);
+      const ocr = recognitionFiles(fn);
+      if (RECOGNITION_ROUTES.includes(route) && ocr.missing.length > 0)
+        problems.push(`${route}: text recognition files missing: ${ocr.missing.join(', ')}`);
       const sharpBytes = ['node_modules/sharp', 'node_modules/@img']
         .map((dir) => join(fn.folder, dir))
         .filter(existsSync)
@@ -466,6 +498,7 @@ async function main(): Promise<void> {
       rows.push([
         route,
         mb(size),
+        ocr.missing.length === 0 ? mb(ocr.bytes) : '-',
         sharp,
         `${Math.round(built.importMs)} ms`,
         `${Math.round(built.answers[0]!.ms)} ms`,
@@ -497,7 +530,7 @@ async function main(): Promise<void> {
     });
     problems.push(...isolation.problems);
 
-    printTable(['function', 'size', 'sharp', 'cold import', 'first answer'], rows);
+    printTable(['function', 'size', 'ocr data+wasm', 'sharp', 'cold import', 'first answer'], rows);
     console.log(
       `\n${functions.length} functions (runtime nodejs24.x) built in ${seconds(buildMs)}; ` +
         `${compared} calls with a temp DATA_DIR compared with npm start (status, content type, Allow, CORS, body shape); ` +

@@ -1,5 +1,11 @@
-/** Where a source passage is: a chunk and line of the trained text, or an encyclopedia article. */
-export type SourceRef = { chunk: number; line: number } | { title: string; url: string };
+/**
+ * Where a source passage is: a chunk and line of the trained text, an encyclopedia article, or a
+ * line of the text read in an image (its id: the SHA-256 POST /api/upload names it by).
+ */
+export type SourceRef =
+  | { chunk: number; line: number }
+  | { title: string; url: string }
+  | { image: string; line: number };
 
 /** A passage a reply used, as every chat response lists it in `sources`. */
 export interface Source {

@@ -38,6 +38,8 @@ export async function assistWithExternal(
     sources: Source[];
     chitChat: boolean;
     image?: ChatImage;
+    /** The lines of text read in the image the conversation is about (data for the prompt). */
+    imageText?: string[];
     maxTokens: number;
     temperature: number;
     /** Streams the answer as it arrives. */
@@ -53,6 +55,7 @@ export async function assistWithExternal(
     chitChat: input.chitChat,
     maxTokens: input.maxTokens,
     analysis: input.image?.description,
+    imageText: input.imageText,
     image: attachImage ? { data: input.image!.bytes, mediaType: input.image!.analysis.mimeType } : undefined,
   });
   try {

@@ -10,7 +10,7 @@ import { underClientLimit } from '../limits/index.js';
 import type { Services } from '../services/index.js';
 import { scopedSessionId, sessionHeaders } from '../sessions/index.js';
 import { signedInUser } from './identity.js';
-import { readChatImage } from './image-input.js';
+import { imageSourceOf, readChatImage } from './image-input.js';
 import { respondToChat } from './respond.js';
 import { CHAT_BODY_LIMIT_BYTES, chatRequestSchema } from './schema.js';
 
@@ -27,7 +27,7 @@ export function chatHandlers(services: () => Services): { POST: MethodHandler } 
           userSubject: user?.subject,
           address: current.clientAddress(request),
         });
-        const image = body.imageBase64 ? await readChatImage(body.imageBase64) : undefined;
+        const image = await readChatImage(current, imageSourceOf(body));
         const limit = user ? config.SESSION_LIMIT_SIGNED_IN : config.SESSION_LIMIT_FREE;
         if (body.stream ?? acceptsEventStream(request)) {
           let counted: Record<string, string> = {};

@@ -1,5 +1,5 @@
 export { signedInUser } from './identity.js';
-export { type ChatImage, readChatImage } from './image-input.js';
+export { type ChatImage, type ChatImageSource, imageSourceOf, readChatImage } from './image-input.js';
 export { type ChatOutcome, respondToChat } from './respond.js';
 export {
   CHAT_BODY_LIMIT_BYTES,

@@ -5,6 +5,12 @@ import type { Services } from '../services/index.js';
 import { beginSessionMessage, recordExchange, type Turn } from '../sessions/index.js';
 import { limitStream, limitTokens } from '../text/index.js';
 import { assistWithExternal } from './assist.js';
+import {
+  answerFromImageText,
+  imageTextOf,
+  MAX_REMEMBERED_LINES,
+  withImageDescription,
+} from './image-evidence.js';
 import type { ChatImage } from './image-input.js';
 import type { ChatRequest, ChatResponse } from './schema.js';
 
@@ -66,16 +72,22 @@ export async function respondToChat(
       `The local model could not write a reply: ${(error as Error).message}`,
     );
   }
-  const draft = context.image ? `${context.image.description} ${reply.text}`.trim() : reply.text;
   const thought = [reply.thought];
   if (context.image) thought.unshift(`image: ${context.image.summary}`);
+  const seen = context.image
+    ? { id: context.image.id, lines: context.image.analysis.text.slice(0, MAX_REMEMBERED_LINES) }
+    : undefined;
+  const imageText = imageTextOf(seen, history);
+  const fromImage = imageText ? answerFromImageText(imageText, request.message) : undefined;
+  if (fromImage) thought.push(fromImage.thought);
+  const draft = fromImage?.text ?? withImageDescription(context.image, reply.text);
 
   // The limit applies last, to whatever the reply became; a stream never sends more than it.
   const limitedDeltas = context.onDelta && limitStream(request.maxTokens, context.onDelta);
   let response = draft;
   let usedExternal = false;
   let externalCut = false;
-  let sources = reply.sources;
+  let sources = fromImage?.sources ?? reply.sources;
   const wantsExternal = request.modelMode === 'apex' || (context.image !== undefined && config.LLM_VISION);
   if (!request.raw && externalModel && wantsExternal) {
     const assisted = await assistWithExternal(externalModel, {
@@ -83,7 +95,8 @@ export async function respondToChat(
       message: request.message,
       history,
       draft,
-      sources: reply.context,
+      sources: [...(fromImage?.sources ?? []), ...reply.context],
+      imageText: imageText?.lines,
       chitChat: reply.kind === 'social' || reply.kind === 'generated',
       image: context.image,
       maxTokens: request.maxTokens,
@@ -94,7 +107,7 @@ export async function respondToChat(
     if (assisted.reasoning) thought.push(`reasoning: ${assisted.reasoning}`);
     if (assisted.text) {
       response = assisted.text;
-      sources = reply.context;
+      sources = [...(fromImage?.sources ?? []), ...reply.context];
       usedExternal = true;
       externalCut = assisted.truncated === true;
     }
@@ -106,7 +119,7 @@ export async function respondToChat(
   if (context.onDelta && !usedExternal) emitInPieces(response, context.onDelta);
 
   const turns: Turn[] = [
-    { role: 'user', content: request.message },
+    { role: 'user', content: request.message, ...(seen && seen.lines.length > 0 ? { image: seen } : {}) },
     { role: 'assistant', content: response },
   ];
   await recordExchange(store, request.sessionId, turns, {

@@ -34,6 +34,13 @@ export const chatRequestSchema = v.object({
   imageBase64: v.optional(
     v.pipe(v.string('must be a base64 string or a data: URL'), v.nonEmpty('must not be empty')),
   ),
+  /** An uploaded image, by the id POST /api/upload returned (instead of sending it again). */
+  imageId: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.regex(/^[0-9a-f]{64}$/, 'must be the 64 hex digits POST /api/upload returned'),
+    ),
+  ),
   temperature: v.optional(
     v.pipe(
       v.number('must be a number'),

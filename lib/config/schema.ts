@@ -131,6 +131,23 @@ export const configSchema = v.object({
   WIKIPEDIA_CACHE_SECONDS: integerVar(3600, 0, 604_800),
 
   UPLOAD_TTL_SECONDS: integerVar(604_800, 60, 31_536_000),
+
+  /** Languages of text recognition, tesseract codes joined by "+"; each needs its @tesseract.js-data package. */
+  OCR_LANGS: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.toLowerCase(),
+      v.regex(
+        /^[a-z][a-z_]{1,15}(\+[a-z][a-z_]{1,15}){0,7}$/,
+        'must be tesseract language codes joined by "+", e.g. eng or eng+deu',
+      ),
+    ),
+    'eng',
+  ),
+  OCR_TIMEOUT_MS: integerVar(10_000, 500, 120_000),
+  OCR_QUEUE: integerVar(16, 1, 1000),
+  OCR_MIN_CONFIDENCE: integerVar(60, 0, 100),
   LOG_LEVEL: v.optional(v.picklist(['silent', 'error', 'info'], 'must be silent, error or info'), 'info'),
 });
 

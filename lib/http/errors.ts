@@ -20,6 +20,7 @@ export const errorStatus = {
   internal_error: 500,
   not_implemented: 501,
   store_unavailable: 503,
+  recognizer_busy: 503,
   store_unconfigured: 503,
   auth_unavailable: 503,
 } as const;

@@ -1,4 +1,4 @@
-import { MAX_MESSAGE_CHARS } from '../chat/index.js';
+import { type ChatImageSource, MAX_MESSAGE_CHARS } from '../chat/index.js';
 import { HttpError } from '../http/index.js';
 import type { Turn } from '../sessions/index.js';
 import type { CompletionMessage } from './schema.js';
@@ -8,13 +8,15 @@ export interface Conversation {
   message: string;
   /** Earlier user and assistant turns, oldest first (system messages are not turns). */
   history: Turn[];
-  /** A `data:` URL image attached to the latest user message. */
-  imageDataUrl?: string;
+  /** The image attached to the latest user message: a `data:` URL, or an uploaded image of this service. */
+  image?: ChatImageSource;
 }
 
 /**
  * Reads the conversation from `messages`. The last message must come from the user and carry
- * text; an image may come with it as an `image_url` part holding a `data:` URL.
+ * text; an image may come with it as an `image_url` part holding a `data:` URL or the URL
+ * POST /api/upload returned (`…/api/upload?id=<id>`, absolute or not), which is looked up in the
+ * store, never fetched.
  */
 export function readConversation(messages: CompletionMessage[]): Conversation {
   const lastIndex = messages.length - 1;
@@ -31,10 +33,11 @@ export function readConversation(messages: CompletionMessage[]): Conversation {
     typeof last.content === 'string' ? [] : last.content.filter((part) => part.type === 'image_url');
   if (images.length > 1) throw invalid(`messages.${lastIndex}.content`, 'at most one image per message');
   const imageUrl = images[0]?.image_url.url;
-  if (imageUrl !== undefined && !imageUrl.startsWith('data:')) {
+  const image = imageUrl === undefined ? undefined : imageSourceOfUrl(imageUrl);
+  if (imageUrl !== undefined && !image) {
     throw invalid(
       `messages.${lastIndex}.content`,
-      'an image must be sent inline as a data: URL (data:image/png;base64,...); this service does not fetch URLs',
+      'an image must be a data: URL (data:image/png;base64,...) or the URL POST /api/upload returned (/api/upload?id=...); this service does not fetch other URLs',
     );
   }
   const history: Turn[] = [];
@@ -43,7 +46,21 @@ export function readConversation(messages: CompletionMessage[]): Conversation {
     const content = earlier.content == null ? '' : textOf(earlier.content).trim();
     if (content !== '') history.push({ role: earlier.role, content });
   }
-  return { message, history, ...(imageUrl !== undefined ? { imageDataUrl: imageUrl } : {}) };
+  return { message, history, ...(image ? { image } : {}) };
+}
+
+/** The image an image_url names: inline data, or an upload of this service by its id; undefined otherwise. */
+function imageSourceOfUrl(url: string): ChatImageSource | undefined {
+  if (url.startsWith('data:')) return { base64: url };
+  let parsed: URL;
+  try {
+    parsed = new URL(url, 'http://service.invalid');
+  } catch {
+    return undefined;
+  }
+  const id = parsed.searchParams.get('id');
+  if (!parsed.pathname.endsWith('/api/upload') || !id || !/^[0-9a-f]{64}$/.test(id)) return undefined;
+  return { id };
 }
 
 function textOf(content: string | { type: string; text?: string }[]): string {

@@ -33,7 +33,7 @@ export function chatCompletionsHandlers(services: () => Services): { POST: Metho
         const body = validate(chatCompletionRequestSchema, await readJson(request, CHAT_BODY_LIMIT_BYTES));
         const modelMode = modeOfModel(body.model);
         const conversation = readConversation(body.messages);
-        const image = conversation.imageDataUrl ? await readChatImage(conversation.imageDataUrl) : undefined;
+        const image = await readChatImage(current, conversation.image);
         const chat = chatRequestOf(body, modelMode, conversation.message);
         chat.sessionId = scopedSessionId(chat.sessionId, {
           userSubject: access.subject,

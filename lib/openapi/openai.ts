@@ -42,6 +42,11 @@ const source: JsonSchema = {
           required: ['title', 'url'],
           properties: { title: { type: 'string' }, url: { type: 'string' } },
         },
+        {
+          type: 'object',
+          required: ['image', 'line'],
+          properties: { image: { type: 'string', pattern: '^[0-9a-f]{64}$' }, line: count },
+        },
       ],
     },
   },
@@ -90,7 +95,8 @@ export const openAISchemas: Record<string, JsonSchema> = {
                 text,
                 {
                   type: 'array',
-                  description: 'User messages may add one image_url part with a data: URL.',
+                  description:
+                    'User messages may add one image_url part: a data: URL, or the url POST /api/upload returned (looked up by its id, never fetched).',
                   items: { type: 'object', required: ['type'] },
                 },
                 { type: 'null' },
@@ -271,7 +277,9 @@ export const openAIPaths: Record<string, PathItem> = {
         },
         400: openAIError('Invalid input; param names the field.'),
         401: openAIError('No or a wrong API key (invalid_api_key), or a sign-in token that does not verify.'),
-        404: openAIError('model_not_found: the model is not one of the local-* models.'),
+        404: openAIError(
+          'model_not_found: the model is not one of the local-* models; not_found: no uploaded image has the id of an image_url.',
+        ),
         405: openAIError('Only POST (and OPTIONS).', { headers: { Allow: header('Allow') } }),
         413: openAIError('The body is too large.'),
         415: openAIError('The body is not JSON.'),

@@ -60,7 +60,7 @@ export const paths: Record<string, PathItem> = {
           content: { ...jsonBody(ref('ChatResponse')), ...replyEvents('ChatResponse') },
           headers: allowanceHeaders,
         }),
-        ...errors(400, 401, 413, 415, 429, 500, 503),
+        ...errors(400, 401, 404, 413, 415, 429, 500, 503),
       },
     },
   },
@@ -106,12 +106,12 @@ export const paths: Record<string, PathItem> = {
       tags: ['Variant A'],
       summary: 'Upload an image for vision analysis',
       description:
-        'The type is decided from the bytes (a truncated or corrupt image is a 400); metadata is stripped. ' +
+        'The type is decided from the bytes (a truncated or corrupt image is a 400); metadata is stripped; its text is read (503 recognizer_busy with Retry-After when too many images wait) and returned, and trained into the model with train=true. Chat can then name the image by its id (imageId). ' +
         'Rate-limited per client address like chat; an image of more than 50 megapixels is a 413, refused from its header before decoding. ' +
         'On Vercel a request body is capped at 4.5 MB, so a deployment refuses uploads over about 4.4 MB.',
       requestBody: { required: true, content: { 'multipart/form-data': { schema: ref('UploadRequest') } } },
       responses: {
-        200: ok('The stored image: a URL to fetch it and its base64.', ref('UploadResponse')),
+        200: ok('The stored image: a URL to fetch it, its base64 and its text.', ref('UploadResponse')),
         ...errors(400, 413, 415),
         429: responseRef('RateLimited'),
         ...errors(503),

@@ -95,7 +95,14 @@ export const schemas: Record<string, JsonSchema> = {
       imageBase64: {
         type: 'string',
         minLength: 1,
-        description: 'An image for vision analysis: plain base64 or a data: URL (at most 5 MB decoded).',
+        description:
+          'An image for vision analysis: plain base64 or a data: URL (at most 5 MB decoded). Its text is read and answers questions about it.',
+      },
+      imageId: {
+        type: 'string',
+        pattern: '^[0-9a-f]{64}$',
+        description:
+          'Instead of imageBase64: an image uploaded with POST /api/upload, by its id (unknown or expired: 404). Any client holding the id may use it.',
       },
       temperature: { type: 'number', minimum: 0, maximum: 1, default: 0.7 },
       maxTokens: {
@@ -116,7 +123,7 @@ export const schemas: Record<string, JsonSchema> = {
   Source: {
     type: 'object',
     description:
-      'A passage the reply used: from the trained text (chunk and line) or, in www mode, an article.',
+      'A passage the reply used: from the trained text (chunk and line), in www mode an article, or the text read in an image (image and line).',
     required: ['text', 'score', 'ref'],
     additionalProperties: false,
     properties: {
@@ -156,6 +163,20 @@ export const schemas: Record<string, JsonSchema> = {
             required: ['title', 'url'],
             additionalProperties: false,
             properties: { title: { type: 'string' }, url: { type: 'string', format: 'uri' } },
+          },
+          {
+            type: 'object',
+            required: ['image', 'line'],
+            additionalProperties: false,
+            properties: {
+              image: {
+                type: 'string',
+                pattern: '^[0-9a-f]{64}$',
+                description:
+                  'The image whose text was used: its id (SHA-256 of its bytes, as POST /api/upload names it).',
+              },
+              line: { type: 'integer', minimum: 1, description: 'Line of the text read in the image.' },
+            },
           },
         ],
       },
@@ -252,6 +273,11 @@ export const schemas: Record<string, JsonSchema> = {
         contentMediaType: 'image/*',
         description: 'The image (PNG, JPEG, GIF, WebP, AVIF, HEIC), at most 5 MB.',
       },
+      train: {
+        type: 'string',
+        enum: ['true', 'false', '1', '0', 'yes', 'no'],
+        description: 'true: also train the text read in the image into the model, under the name image:<id>.',
+      },
     },
   },
   UploadResponse: {
@@ -268,6 +294,10 @@ export const schemas: Record<string, JsonSchema> = {
       'base64Downscaled',
       'metadataStripped',
       'expiresInSeconds',
+      'text',
+      'textConfidence',
+      'textStatus',
+      'textLines',
     ],
     additionalProperties: false,
     properties: {
@@ -286,6 +316,83 @@ export const schemas: Record<string, JsonSchema> = {
       base64Downscaled: { type: 'boolean' },
       metadataStripped: { type: 'boolean', description: 'EXIF/XMP/IPTC metadata was found and removed.' },
       expiresInSeconds: { type: 'integer', minimum: 1 },
+      text: {
+        type: 'array',
+        items: { type: 'string' },
+        description:
+          'The lines of text read in the image, in reading order (columns one after the other); empty when none.',
+      },
+      textConfidence: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        description: 'Mean confidence of the words read; 0 without text.',
+      },
+      textStatus: {
+        type: 'string',
+        enum: ['read', 'none', 'timed_out'],
+        description: 'read; none (no legible text); timed_out (reading took longer than OCR_TIMEOUT_MS).',
+      },
+      textLines: { type: 'array', items: ref('TextLine') },
+      training: {
+        description: 'Present when the upload asked for train=true.',
+        oneOf: [
+          {
+            type: 'object',
+            required: ['status', 'source', 'chunk', 'tokens', 'vocabSize'],
+            additionalProperties: false,
+            properties: {
+              status: { const: 'trained' },
+              source: { type: 'string', pattern: '^image:[0-9a-f]{64}$' },
+              chunk: { type: 'integer', minimum: 1 },
+              tokens: count,
+              vocabSize: count,
+            },
+          },
+          {
+            type: 'object',
+            required: ['status'],
+            additionalProperties: false,
+            properties: { status: { const: 'no_text' } },
+          },
+        ],
+      },
+    },
+  },
+  TextLine: {
+    type: 'object',
+    description: 'A line of text read in an image; boxes are in pixels of the upright image.',
+    required: ['text', 'confidence', 'box', 'block', 'words'],
+    additionalProperties: false,
+    properties: {
+      text: { type: 'string' },
+      confidence: { type: 'number', minimum: 0, maximum: 1 },
+      box: ref('TextBox'),
+      block: { type: 'integer', minimum: 0, description: 'The column or paragraph block, in reading order.' },
+      words: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['text', 'confidence', 'box'],
+          additionalProperties: false,
+          properties: {
+            text: { type: 'string' },
+            confidence: { type: 'number', minimum: 0, maximum: 1 },
+            box: ref('TextBox'),
+          },
+        },
+      },
+    },
+  },
+  TextBox: {
+    type: 'object',
+    required: ['x', 'y', 'width', 'height'],
+    additionalProperties: false,
+    properties: {
+      x: { type: 'integer' },
+      y: { type: 'integer' },
+      width: { type: 'integer', minimum: 0 },
+      height: { type: 'integer', minimum: 0 },
     },
   },
   HealthOk: {

@@ -23,6 +23,7 @@ import {
   type Store,
 } from '../store/index.js';
 import { createModelKeeper, layeredCorpus, type ModelKeeper, maxCorpusBytesOf } from '../training/index.js';
+import { recognizerOptionsOf, sharedTextRecognizer, type TextRecognizer } from '../vision/index.js';
 import { createWikipediaClient, defaultWikiUserAgent, type WikipediaClient } from '../wiki/index.js';
 import { fixedModelFromConfig } from './fixed-model.js';
 import { isStoreUnconfigured, storeUnconfigured } from './store-choice.js';
@@ -58,6 +59,8 @@ export interface Services {
   wikipedia: WikipediaClient;
   /** The local language model, kept in step with the training corpus in the store. */
   model: ModelKeeper;
+  /** Reads the text in images (one engine per process, started on the first image). */
+  textRecognizer: TextRecognizer;
   /** Unix milliseconds when this instance started. */
   startedAt: number;
   now: () => number;
@@ -127,6 +130,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     store,
     rootStore,
     model,
+    textRecognizer: overrides.textRecognizer ?? sharedTextRecognizer(recognizerOptionsOf(config)),
     limiter,
     clientAddress:
       overrides.clientAddress ??

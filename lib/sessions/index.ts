@@ -9,6 +9,8 @@ export { sessionKeys } from './keys.js';
 export interface Turn {
   role: 'user' | 'assistant';
   content: string;
+  /** The image a user turn came with: its id and the lines of text read in it (kept for follow-ups). */
+  image?: { id: string; lines: string[] };
 }
 
 /** Turns kept per session; older ones are trimmed. */

@@ -39,7 +39,9 @@ export function uiChatHandlers(services: () => Services): { POST: MethodHandler 
           userSubject: user?.subject,
           address: current.clientAddress(request),
         });
-        const image = conversation.imageDataUrl ? await readChatImage(conversation.imageDataUrl) : undefined;
+        const image = conversation.imageDataUrl
+          ? await readChatImage(current, { base64: conversation.imageDataUrl })
+          : undefined;
         const limit = user ? config.SESSION_LIMIT_SIGNED_IN : config.SESSION_LIMIT_FREE;
         let counted: Record<string, string> = {};
         const onSession = (sessionLimit: number, remaining: number) => {

@@ -5,20 +5,28 @@ import { MAX_IMAGE_BYTES } from '../vision/index.js';
 import { loadStoredImage } from './load-image.js';
 import { parseImageUpload } from './parse-upload.js';
 import { STORED_IMAGE_CACHE_CONTROL, storeUploadedImage } from './store-image.js';
+import { trainImageText, wantsTraining } from './train-image.js';
 
-/** POST /api/upload stores one image (rate-limited per client like chat); GET /api/upload?id= serves it back. */
+/**
+ * POST /api/upload stores one image and reads its text (rate-limited per client like chat); with
+ * the form field `train=true` the text is also trained into the model. GET /api/upload?id= serves
+ * the image back.
+ */
 export function uploadHandlers(services: () => Services): { POST: MethodHandler; GET: MethodHandler } {
   return {
     POST(request) {
       const current = services();
       const { store, config } = current;
       return underClientLimit(current, request, async () => {
-        const { bytes } = await parseImageUpload(request, { maxBytes: MAX_IMAGE_BYTES });
+        const { bytes, fields } = await parseImageUpload(request, { maxBytes: MAX_IMAGE_BYTES });
+        const train = wantsTraining(fields);
         const stored = await storeUploadedImage(store, bytes, {
           ttlSeconds: config.UPLOAD_TTL_SECONDS,
           publicBaseUrl: new URL(request.url).origin,
+          recognizer: current.textRecognizer,
         });
-        return json(stored);
+        if (!train) return json(stored);
+        return json({ ...stored, training: await trainImageText(current.model, stored.id, stored.text) });
       });
     },
     async GET(request) {

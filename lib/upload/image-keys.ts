@@ -23,3 +23,6 @@ export const imageBlobKey = (id: string): string => `image:${id}`;
 
 /** Store key of an image's MIME type. */
 export const imageTypeKey = (id: string): string => `image:${id}:type`;
+
+/** Store key of the text recognised in an image (JSON of its RecognizedText). */
+export const imageTextKey = (id: string): string => `image:${id}:text`;

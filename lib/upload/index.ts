@@ -1,5 +1,5 @@
 export { assertImageId, imageIdOf } from './image-keys.js';
-export { loadStoredImage } from './load-image.js';
+export { loadStoredImage, loadStoredImageText } from './load-image.js';
 export { type ParsedUpload, parseFileUpload, parseImageUpload, type UploadOptions } from './parse-upload.js';
 export { type UploadedImage, uploadedImageSchema } from './schema.js';
 export {
@@ -8,3 +8,4 @@ export {
   type StoreImageOptions,
   storeUploadedImage,
 } from './store-image.js';
+export { imageSourceName, trainImageText, wantsTraining } from './train-image.js';

@@ -2,8 +2,9 @@ import type { Store } from '../store/types.js';
 import { downscaleToJpeg } from '../vision/downscale.js';
 import { inspectImage } from '../vision/inspect.js';
 import { stripMetadata } from '../vision/strip-metadata.js';
+import type { TextRecognizer } from '../vision/text-recognition/index.js';
 import type { ImageMimeType } from '../vision/types.js';
-import { imageBlobKey, imageIdOf, imageTypeKey } from './image-keys.js';
+import { imageBlobKey, imageIdOf, imageTextKey, imageTypeKey } from './image-keys.js';
 import type { UploadedImage } from './schema.js';
 
 /**
@@ -21,23 +22,32 @@ export interface StoreImageOptions {
   ttlSeconds: number;
   /** Origin the service is reached at, e.g. https://chat.example.com (no trailing slash needed). */
   publicBaseUrl: string;
+  /** Reads the image's text (503 `recognizer_busy` when its queue is full). */
+  recognizer: TextRecognizer;
 }
 
 /**
- * Validates an uploaded image (`inspectImage`: 415/413/400), strips its metadata, stores it under
- * its content hash with the TTL, and returns the upload response: the URL that serves it back and
- * its base64, or a downscaled JPEG's base64 when the original would not fit in the response.
+ * Validates an uploaded image (`inspectImage`: 415/413/400), strips its metadata, reads its text,
+ * stores it (and the text, unless reading timed out) under its content hash with the TTL, and
+ * returns the upload response: the URL that serves it back, its text, and its base64, or a
+ * downscaled JPEG's base64 when the original would not fit in the response.
  */
 export async function storeUploadedImage(
   store: Store,
   bytes: Uint8Array,
   options: StoreImageOptions,
 ): Promise<UploadedImage> {
+  options.recognizer.assertRoom();
   const inspected = await inspectImage(bytes);
   const clean = await stripMetadata(bytes, inspected.mimeType);
   const id = imageIdOf(clean.bytes);
+  const text = await options.recognizer.recognize(clean.bytes);
   await store.setBlob(imageBlobKey(id), clean.bytes, options.ttlSeconds);
   await store.set(imageTypeKey(id), clean.mimeType, { ttlSeconds: options.ttlSeconds });
+  if (text.status !== 'timed_out') {
+    const kept = { ...text, lines: text.lines.map(({ words: _words, ...line }) => ({ ...line, words: [] })) };
+    await store.set(imageTextKey(id), JSON.stringify(kept), { ttlSeconds: options.ttlSeconds });
+  }
 
   const inline = await inlineCopy(clean.bytes, clean.mimeType);
   return {
@@ -47,6 +57,10 @@ export async function storeUploadedImage(
     bytes: clean.bytes.length,
     width: inspected.width,
     height: inspected.height,
+    text: text.lines.map((line) => line.text),
+    textConfidence: text.confidence,
+    textStatus: text.status,
+    textLines: text.lines,
     base64: inline.base64,
     base64MimeType: inline.mimeType,
     base64Downscaled: inline.downscaled,

@@ -3,6 +3,8 @@ import { decodeSlot } from './decode-gate.js';
 import { decodeOptions } from './decode-options.js';
 import { inspectImage } from './inspect.js';
 import { loadSharp } from './load-sharp.js';
+import type { TextRecognizer } from './text-recognition/index.js';
+import type { RecognizedText } from './text-recognition/types.js';
 import type { BrightnessWord, ColourName, DominantColour, ImageAnalysis, Orientation } from './types.js';
 
 /** Side of the downscaled copy the colours and brightness are measured on. */
@@ -10,14 +12,24 @@ const SAMPLE_SIZE = 64;
 const MIN_COLOUR_SHARE = 0.05;
 const MAX_COLOURS = 4;
 
+export interface AnalyseOptions {
+  /** Reads the image's text; without it the text is `skipped`. */
+  recognizer?: TextRecognizer;
+  /** The text already read from these bytes (an upload's), instead of reading it again. */
+  knownText?: RecognizedText;
+}
+
 /**
  * Local vision analysis: validates the image as `inspectImage` does (same errors), then measures
  * brightness (mean CIELAB lightness, 0..1) and dominant colours (each pixel named after the nearest
- * palette colour) on a small upright copy of its first frame. Pixels are weighted by their alpha,
+ * palette colour) on a small upright copy of its first frame, and reads its text with the
+ * recognizer (503 `recognizer_busy` when its queue is full). Pixels are weighted by their alpha,
  * so transparent areas count for nothing.
  */
-export async function analyseImage(bytes: Uint8Array): Promise<ImageAnalysis> {
+export async function analyseImage(bytes: Uint8Array, options: AnalyseOptions = {}): Promise<ImageAnalysis> {
+  if (!options.knownText) options.recognizer?.assertRoom();
   const image = await inspectImage(bytes);
+  const recognized = options.knownText ?? (await options.recognizer?.recognize(bytes));
   const sharp = await loadSharp();
   const { data, info } = await decodeSlot(() =>
     sharp(bytes, decodeOptions)
@@ -31,6 +43,10 @@ export async function analyseImage(bytes: Uint8Array): Promise<ImageAnalysis> {
   const { brightness, colours } = measure(data, info.channels);
 
   return {
+    text: recognized?.lines.map((line) => line.text) ?? [],
+    textConfidence: recognized?.confidence ?? 0,
+    textStatus: recognized?.status ?? 'skipped',
+    textLines: recognized?.lines ?? [],
     format: image.mimeType.slice('image/'.length),
     mimeType: image.mimeType,
     width: image.width,

@@ -29,7 +29,23 @@ export function formatAnalysis(analysis: ImageAnalysis): string {
     `colours: ${colours}`,
     `alpha: ${analysis.hasAlpha ? 'yes' : 'no'}, transparent pixels: ${analysis.transparent ? 'yes' : 'no'}`,
     `animated: ${analysis.animated ? `yes, ${analysis.pages} frames` : 'no'}`,
+    textSummary(analysis),
   ].join(' · ');
+}
+
+function textSummary(analysis: ImageAnalysis): string {
+  switch (analysis.textStatus) {
+    case 'read': {
+      const count = analysis.text.length;
+      return `text: ${count} line${count === 1 ? '' : 's'} (confidence ${analysis.textConfidence})`;
+    }
+    case 'none':
+      return 'text: none found';
+    case 'timed_out':
+      return 'text: reading timed out';
+    default:
+      return 'text: not read';
+  }
 }
 
 function colourPhrase(colours: DominantColour[]): string {

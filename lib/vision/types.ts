@@ -1,3 +1,5 @@
+import type { RecognizedLine, RecognizedText } from './text-recognition/types.js';
+
 /** The image types the service accepts, decided from the bytes. */
 export type ImageMimeType =
   | 'image/png'
@@ -59,6 +61,14 @@ export interface DominantColour {
 
 /** The local vision analysis of one image. */
 export interface ImageAnalysis {
+  /** The lines of text recognised in the image, in reading order; empty when none. */
+  text: string[];
+  /** Mean confidence of the recognised words, 0..1; 0 without text. */
+  textConfidence: number;
+  /** `read`, `none` (no legible text), `timed_out` (reading took too long) or `skipped` (not asked). */
+  textStatus: RecognizedText['status'] | 'skipped';
+  /** The recognised lines with their boxes and words (boxes in pixels of the upright image). */
+  textLines: RecognizedLine[];
   /** Short format name: png, jpeg, gif, webp, avif, heic. */
   format: string;
   mimeType: ImageMimeType;

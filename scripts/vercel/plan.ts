@@ -10,6 +10,8 @@ export interface PlannedCall {
   status: number;
   /** The error code it must carry, when it is an error. */
   code?: string;
+  /** Text the body must contain (the words read in an image: recognition works in the function). */
+  bodyIncludes?: string;
 }
 
 /** The calls of one function, run in one fresh process (one cold start) in this order. */
@@ -63,12 +65,33 @@ async function pngUpload(): Promise<{ body: Uint8Array<ArrayBuffer>; contentType
   };
 }
 
+/** The words of the image the upload and chat calls send: the function must read them back. */
+const SIGN_TEXT = 'Lighthouse tours start at noon';
+
+/** A PNG of one line of text, rendered with a font on the machine. */
+async function signPng(): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="90"><rect width="100%" height="100%" fill="#fff"/><text x="24" y="58" font-family="Liberation Sans, DejaVu Sans, sans-serif" font-size="32" fill="#111">${SIGN_TEXT}</text></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+async function formBody(png: Buffer): Promise<{ body: Uint8Array<ArrayBuffer>; contentType: string }> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'sign.png');
+  const encoded = new Response(form);
+  return {
+    body: new Uint8Array(await encoded.arrayBuffer()),
+    contentType: encoded.headers.get('content-type') ?? '',
+  };
+}
+
 /**
  * What every function is asked, in the order a first visitor would: health, training, chat in
  * each mode, Variant B, an upload, and the errors (405, 400, 415, 403) and preflights around them.
  */
 export async function requestPlan(): Promise<FunctionPlan[]> {
   const upload = await pngUpload();
+  const sign = await signPng();
+  const signUpload = await formBody(sign);
   return [
     {
       route: '/api/health',
@@ -99,6 +122,18 @@ export async function requestPlan(): Promise<FunctionPlan[]> {
         post('/api/chat', { message: 'What did the keeper light?', modelMode: 'instant' }, 200),
         post('/api/chat', { message: 'Why were the ships safe?', modelMode: 'expert' }, 200),
         post('/api/chat', { message: 'Tell me about the lighthouse.', modelMode: 'apex' }, 200),
+        {
+          ...post(
+            '/api/chat',
+            {
+              message: 'What does this image say?',
+              imageBase64: sign.toString('base64'),
+              modelMode: 'instant',
+            },
+            200,
+          ),
+          bodyIncludes: SIGN_TEXT,
+        },
         post('/api/chat', { modelMode: 'instant' }, 400, 'validation_failed'),
         call('GET', '/api/chat', 405, 'method_not_allowed'),
         call('OPTIONS', '/api/chat', 204),
@@ -151,6 +186,14 @@ export async function requestPlan(): Promise<FunctionPlan[]> {
           headers: { 'Content-Type': upload.contentType },
           body: upload.body,
           status: 200,
+        },
+        {
+          method: 'POST',
+          path: '/api/upload',
+          headers: { 'Content-Type': signUpload.contentType },
+          body: signUpload.body,
+          status: 200,
+          bodyIncludes: SIGN_TEXT,
         },
         post('/api/upload', { image: 'not multipart' }, 415, 'unsupported_media_type'),
       ],

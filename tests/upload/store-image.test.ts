@@ -11,6 +11,7 @@ import {
   uploadedImageSchema,
 } from '../../lib/upload/index.js';
 import { MAX_IMAGE_BYTES } from '../../lib/vision/index.js';
+import { testRecognizer } from '../support/text-recognizer.js';
 import {
   exifHasGps,
   jpegWithGps,
@@ -20,7 +21,11 @@ import {
   textFile,
 } from '../vision/images.js';
 
-const options = { ttlSeconds: 3600, publicBaseUrl: 'https://chat.example.com/' };
+const options = {
+  ttlSeconds: 3600,
+  publicBaseUrl: 'https://chat.example.com/',
+  recognizer: testRecognizer(),
+};
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 describe('storeUploadedImage', () => {
@@ -53,7 +58,7 @@ describe('storeUploadedImage', () => {
     const first = await storeUploadedImage(store, webp, options);
     const second = await storeUploadedImage(store, webp, options);
     expect(second.id).toBe(first.id);
-    expect(await store.countKeys('image:')).toBe(2);
+    expect(await store.countKeys('image:')).toBe(3);
   });
 
   it('strips EXIF GPS from what it stores and returns, keeping the photo upright', async () => {

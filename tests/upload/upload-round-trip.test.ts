@@ -9,6 +9,7 @@ import {
   storeUploadedImage,
 } from '../../lib/upload/index.js';
 import { MAX_IMAGE_BYTES } from '../../lib/vision/index.js';
+import { testRecognizer } from '../support/text-recognizer.js';
 import { animatedGif, solidImage, type WritableFormat, writableFormats } from '../vision/images.js';
 import { fileUpload } from './multipart.js';
 
@@ -38,7 +39,11 @@ async function upload(bytes: Uint8Array, filename: string) {
       maxBytes: MAX_IMAGE_BYTES,
     },
   );
-  return storeUploadedImage(store, received, { ttlSeconds: 600, publicBaseUrl: baseUrl });
+  return storeUploadedImage(store, received, {
+    ttlSeconds: 600,
+    publicBaseUrl: baseUrl,
+    recognizer: testRecognizer(),
+  });
 }
 
 describe('upload round trip', () => {

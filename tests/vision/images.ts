@@ -119,3 +119,47 @@ export const svgWithScript = Buffer.from(
 export const textFile = Buffer.from('hello, this is a plain text file\n');
 
 export const pdfFile = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << >>\n%%EOF\n');
+
+/** Lines of dark text on white, rendered with a font on the machine (Liberation Sans by default). */
+export function textImage(
+  lines: string[],
+  options: { size?: number; width?: number; family?: string } = {},
+): Promise<Buffer> {
+  const size = options.size ?? 28;
+  const width = options.width ?? 900;
+  const step = Math.round(size * 1.6);
+  const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const texts = lines
+    .map(
+      (line, i) =>
+        `<text x="30" y="${30 + size + i * step}" font-family="${options.family ?? 'Liberation Sans'}" font-size="${size}" fill="#111">${escapeXml(line)}</text>`,
+    )
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${60 + lines.length * step}"><rect width="100%" height="100%" fill="#fff"/>${texts}</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/** A till receipt: items with prices at the right margin and a total. */
+export function receiptImage(): Promise<Buffer> {
+  const rows: [string, string][] = [
+    ['Apples', '3.20'],
+    ['Bread', '2.45'],
+    ['Cheese', '6.80'],
+    ['TOTAL', '12.45'],
+  ];
+  const texts = rows
+    .map(
+      ([item, price], i) =>
+        `<text x="30" y="${110 + i * 40}" font-family="Liberation Mono" font-size="24">${item}</text><text x="420" y="${110 + i * 40}" font-family="Liberation Mono" font-size="24" text-anchor="end">${price}</text>`,
+    )
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="460" height="300"><rect width="100%" height="100%" fill="#fdfcf7"/><text x="230" y="50" font-family="Liberation Mono" font-size="28" font-weight="bold" text-anchor="middle">GREEN GROCER</text>${texts}</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/** Shapes and a gradient, no text. */
+export function shapesImage(): Promise<Buffer> {
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="400"><rect width="100%" height="100%" fill="#fafafa"/><circle cx="150" cy="150" r="90" fill="#e63946"/><rect x="320" y="90" width="200" height="140" fill="#457b9d"/><polygon points="100,380 220,260 340,380" fill="#2a9d8f"/></svg>';
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
