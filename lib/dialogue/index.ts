@@ -37,6 +37,19 @@ export interface DialogueKnowledge {
  * statement. Null for anything else (a question goes on to retrieval).
  */
 export function socialReply(message: string, knowledge: DialogueKnowledge): SocialReply | null {
+  const whole = matchStatement(message, knowledge);
+  if (whole) return whole;
+  // "cheers, that was useful", "ok thanks, bye": small talk in parts, each of them known.
+  const parts = message.split(/[,;.!]+|\s+(?:and|but)\s+/i).filter((part) => part.trim() !== '');
+  if (parts.length < 2 || parts.length > 3) return null;
+  const replies = parts.map((part) => matchStatement(part, knowledge));
+  if (replies.some((reply) => reply === null)) return null;
+  const [first] = replies as SocialReply[];
+  const confidence = Math.min(...(replies as SocialReply[]).map((reply) => reply.confidence));
+  return { ...first, matched: parts.map((part) => part.trim()).join(' + '), confidence };
+}
+
+function matchStatement(message: string, knowledge: DialogueKnowledge): SocialReply | null {
   const statement = normalizeStatement(message);
   if (statement === '' || statement.split(' ').length > MAX_WORDS) return null;
   let best: { reply: string; intent: string; matched: string; confidence: number } | null = null;

@@ -21,6 +21,9 @@ import { createSnapshotSchedule } from './snapshot-schedule.js';
 
 export type { CorpusPosition } from './corpus-source.js';
 
+/** The file name the starter text is cited under. */
+const STARTER_NAME = 'the guide to this service';
+
 /** Default of `snapshotBytes`: a cold start replays at most about this much text. */
 export const SNAPSHOT_BYTES = 2_000_000;
 /** Default of `settleAfterMs`. */
@@ -263,7 +266,11 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     try {
       if (await store.set(trainingKeys.starter, String(Date.now()), { ifAbsent: true })) {
         try {
-          const result = await keeper.train(options.starterText!);
+          const result = await keeper.train({
+            format: 'text',
+            name: STARTER_NAME,
+            text: options.starterText!,
+          });
           logInfo('starter_text_trained', { tokens: result.tokens });
         } catch (error) {
           // Not learned: the next request (here or on another instance) tries again.
