@@ -378,9 +378,17 @@ function snippetOf(
 /** The lead and the snippets as one reply: on one line, or as paragraphs when a snippet is a block. */
 function joinSnippets(lead: string, snippets: readonly { text: string; block: boolean }[]): string {
   const texts = snippets.map((snippet) => snippet.text);
-  if (!snippets.some((snippet) => snippet.block)) return [lead, ...texts].filter(Boolean).join(' ');
-  const [first, ...rest] = texts;
-  return [[lead, first].filter(Boolean).join(' '), ...rest].join('\n\n');
+  const listItem = (text: string) => /^- /.test(text);
+  if (!snippets.some((snippet) => snippet.block || listItem(snippet.text))) {
+    return [lead, ...texts].filter(Boolean).join(' ');
+  }
+  // Markdown list items stay on lines of their own, one list; blocks are paragraphs.
+  let text =
+    lead && !listItem(texts[0]) ? `${lead} ${texts[0]}` : [lead, texts[0]].filter(Boolean).join('\n\n');
+  for (let i = 1; i < texts.length; i++) {
+    text += listItem(texts[i]) && listItem(texts[i - 1]) ? `\n${texts[i]}` : `\n\n${texts[i]}`;
+  }
+  return text;
 }
 
 /** The short answer as the reply's first words, when the snippets bear it out. */
