@@ -1,5 +1,5 @@
 import { relatedWords } from '../lexicon/index.js';
-import type { LanguageModel } from '../lm/index.js';
+import { type LanguageModel, usuallyCapitalised } from '../lm/index.js';
 import {
   type PassageHit,
   type PassageIndex,
@@ -7,10 +7,11 @@ import {
   queryTermsOf,
   searchTerm,
 } from '../retrieval/index.js';
+import { capitalise, escapeRegExp, includesWord } from '../text/index.js';
 
 import { type AnswerCandidate, answerCandidates, type EvidenceLine } from './candidates.js';
 import { fitsKind, relationCandidates, relationOf } from './lead-rules.js';
-import { includesWord, passageSnippet, sourceOf } from './passage-reply.js';
+import { passageSnippet, sourceOf } from './passage-reply.js';
 import type { QuestionShape } from './question.js';
 import { trimToQuestion } from './trim.js';
 import type { EvidenceBudget, Source } from './types.js';
@@ -426,11 +427,6 @@ export function unknownReply(unknownWords: readonly string[], coverage: number):
   return `I don't know that yet: I could not find anything about it in what I was taught. ${teach}`;
 }
 
-function usuallyCapitalised(model: LanguageModel, word: string): boolean {
-  if (!model.vocabulary.has(word)) return true;
-  return /^\p{Lu}/u.test(model.surfaceForm(model.vocabulary.id(word)));
-}
-
 /** Lower-case words of a text, punctuation dropped (for matching quoted phrases). */
 function wordsOf(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu) ?? [];
@@ -452,12 +448,4 @@ function sharedRun(words: readonly string[], text: string): number {
     previous = row;
   }
   return best;
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

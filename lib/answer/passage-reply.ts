@@ -1,6 +1,6 @@
 import type { LanguageModel } from '../lm/index.js';
 import type { PassageIndex } from '../retrieval/index.js';
-import { splitSentences } from '../text/index.js';
+import { includesWord, splitSentences } from '../text/index.js';
 import { trimToQuestion, weightOf } from './trim.js';
 import type { Source } from './types.js';
 
@@ -212,12 +212,4 @@ export function sourceOf(index: PassageIndex, id: number, score: number): Source
     ...(section.file ? { file: section.file } : {}),
     ...(page ? { page } : {}),
   };
-}
-
-export function includesWord(text: string, word: string): boolean {
-  return new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(word)}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,6 +1,7 @@
 import type { AnswerKind } from '../answer/question.js';
 import { shapeOf } from '../answer/question.js';
 import type { Turn } from '../sessions/index.js';
+import { capitalise } from '../text/index.js';
 import {
   decay,
   type EntityKind,
@@ -209,8 +210,4 @@ function kindAskedFor(kind: AnswerKind): EntityKind {
       : kind === 'thing' || kind === 'choice'
         ? 'thing'
         : 'unknown';
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

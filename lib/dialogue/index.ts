@@ -53,8 +53,9 @@ function matchStatement(message: string, knowledge: DialogueKnowledge): SocialRe
   const statement = normalizeStatement(message);
   if (statement === '' || statement.split(' ').length > MAX_WORDS) return null;
   let best: { reply: string; intent: string; matched: string; confidence: number } | null = null;
-  for (const pair of knowledge.dialogue ?? []) {
-    const confidence = statementSimilarity(statement, normalizeStatement(pair.prompt));
+  const prompts = normalizedPrompts(knowledge.dialogue ?? []);
+  for (const [at, pair] of (knowledge.dialogue ?? []).entries()) {
+    const confidence = statementSimilarity(statement, prompts[at]);
     if (confidence >= TRAINED_THRESHOLD && (!best || confidence > best.confidence)) {
       best = { reply: pair.reply, intent: 'trained', matched: pair.prompt, confidence };
     }
@@ -69,6 +70,21 @@ function matchStatement(message: string, knowledge: DialogueKnowledge): SocialRe
     }
   }
   return best ? finish(best, knowledge) : null;
+}
+
+/** Trained statements, normalized once per dialogue list. */
+const promptCache = new WeakMap<readonly DialoguePair[], string[]>();
+
+function normalizedPrompts(dialogue: readonly DialoguePair[]): string[] {
+  let prompts = promptCache.get(dialogue);
+  if (!prompts) {
+    prompts = [];
+    promptCache.set(dialogue, prompts);
+  }
+  // The keeper appends to its list as dialogue is trained: normalize only what is new.
+  for (let at = prompts.length; at < dialogue.length; at++)
+    prompts.push(normalizeStatement(dialogue[at].prompt));
+  return prompts;
 }
 
 function finish(

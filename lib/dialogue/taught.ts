@@ -1,4 +1,4 @@
-import type { LanguageModel } from '../lm/index.js';
+import { type LanguageModel, usuallyCapitalised } from '../lm/index.js';
 import type { PassageIndex } from '../retrieval/index.js';
 
 /** What was taught, in a phrase and a few questions it can answer; worked out once per index size. */
@@ -103,9 +103,3 @@ function nameQuestions(passages: PassageIndex, model: LanguageModel): string[] {
 const SAMPLED_PASSAGES = 4000;
 /** A capitalised word that does not start a sentence. */
 const INNER_NAME = /(?<=[\p{Ll},;]\s)(\p{Lu}\p{Ll}{2,})\b/gu;
-
-function usuallyCapitalised(model: LanguageModel, word: string): boolean {
-  const folded = word.toLowerCase();
-  if (!model.vocabulary.has(folded)) return true;
-  return /^\p{Lu}/u.test(model.surfaceForm(model.vocabulary.id(folded)));
-}

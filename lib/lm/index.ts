@@ -12,6 +12,7 @@ export { sampleToken } from './sampling/sampling.js';
 export { TokenDistribution } from './sampling/token-distribution.js';
 export type { LineScore, TokenPredictor } from './types.js';
 export { detokenize, endsSentence, foldCase, type TokenizerMode, tokenize } from './words/tokenizer.js';
+export { usuallyCapitalised } from './words/usually-capitalised.js';
 export { BOS, EOS, UNK, Vocabulary } from './words/vocabulary.js';
 
 import { type ModelOptions, NgramModel } from './ngram-model.js';
