@@ -45,7 +45,7 @@ export function previousPassage(index: PassageIndex, lastAnswer: string): number
 export function continueFrom(model: LanguageModel, index: PassageIndex, from: number): AroundAnswer | null {
   const ids: number[] = [];
   for (let id = from + 1; id < index.size && ids.length < MORE_PASSAGES; id++) {
-    if (index.chunks[id] !== index.chunks[from]) break;
+    if (index.chunkOf(id) !== index.chunkOf(from)) break;
     ids.push(id);
   }
   if (ids.length === 0) return null;
@@ -54,13 +54,13 @@ export function continueFrom(model: LanguageModel, index: PassageIndex, from: nu
   for (const id of ids) {
     const snippet = passageSnippet(model, index, id, { weights: new Map(), answer: null, allowSecond: true });
     sources.push(sourceOf(index, id, 0));
-    parts.push(`${index.kinds[id] === 'paragraph' ? index.display(id) : snippet.text} [${sources.length}]`);
+    parts.push(`${index.kindOf(id) === 'paragraph' ? index.display(id) : snippet.text} [${sources.length}]`);
   }
-  const block = ids.some((id) => index.kinds[id] === 'code' || index.kinds[id] === 'list-item');
+  const block = ids.some((id) => index.kindOf(id) === 'code' || index.kindOf(id) === 'list-item');
   return {
     text: parts.join(block ? '\n\n' : ' '),
     sources,
-    thought: `continued after the previous answer's passage (chunk ${index.chunks[from]} line ${index.lines[from]})`,
+    thought: `continued after the previous answer's passage (chunk ${index.chunkOf(from)} line ${index.lineOf(from)})`,
   };
 }
 
@@ -69,7 +69,12 @@ export function reasonAround(index: PassageIndex, from: number): AroundAnswer | 
   let best: { id: number; sentence: string; score: number } | null = null;
   for (let step = -REASON_REACH; step <= REASON_REACH; step++) {
     const id = from + step;
-    if (id < 0 || id >= index.size || index.chunks[id] !== index.chunks[from] || index.kinds[id] === 'code')
+    if (
+      id < 0 ||
+      id >= index.size ||
+      index.chunkOf(id) !== index.chunkOf(from) ||
+      index.kindOf(id) === 'code'
+    )
       continue;
     for (const sentence of splitSentences(index.display(id))) {
       const marker = REASON_MARKERS.find(([pattern]) => pattern.test(sentence));
@@ -82,6 +87,6 @@ export function reasonAround(index: PassageIndex, from: number): AroundAnswer | 
   return {
     text: `${best.sentence} [1]`,
     sources: [sourceOf(index, best.id, best.score)],
-    thought: `looked for the reason around the previous answer's passage (chunk ${index.chunks[from]} line ${index.lines[from]})`,
+    thought: `looked for the reason around the previous answer's passage (chunk ${index.chunkOf(from)} line ${index.lineOf(from)})`,
   };
 }

@@ -154,7 +154,7 @@ export function answerFromPassages(
     }
     for (const i of hit.matchedNearby) if (i < own.length) covered += NEARBY_SHARE * idf[i];
     const coverage = ownWeight > 0 ? covered / ownWeight : 0;
-    const run = sharedRun(messageTokens, index.texts[hit.id]);
+    const run = sharedRun(messageTokens, index.text(hit.id));
     const named = flags.length > 0 && namesFlag(index.names.get(hit.id), flags) ? NAMED_BONUS : 0;
     return {
       hit,
@@ -248,7 +248,7 @@ function citedEvidence(
     (item, at) => item.coverage >= COVERAGE_THRESHOLD && (at === 0 || item.rank >= floor),
   );
   if (!answer) return eligible.slice(0, cite);
-  const holds = (id: number) => id >= 0 && includesWord(index.texts[id], answer);
+  const holds = (id: number) => id >= 0 && includesWord(index.text(id), answer);
   const bearer = evidence.find(
     (item) =>
       holds(item.hit.id) || holds(index.neighbour(item.hit.id, -1)) || holds(index.neighbour(item.hit.id, 1)),
@@ -304,10 +304,10 @@ function evidenceLines(index: PassageIndex, evidence: readonly Evidence[]): Evid
   for (const item of evidence) {
     const weight = item === evidence[0] ? 1 : OTHER_PASSAGE_SHARE * (item.rank / top) ** 2;
     const id = item.hit.id;
-    lines.push({ text: index.texts[id], weight });
+    lines.push({ text: index.text(id), weight });
     for (const step of [-1, 1] as const) {
       const other = index.neighbour(id, step);
-      if (other >= 0) lines.push({ text: index.texts[other], weight: weight * NEARBY_SHARE });
+      if (other >= 0) lines.push({ text: index.text(other), weight: weight * NEARBY_SHARE });
     }
   }
   return lines;
@@ -367,8 +367,8 @@ function snippetOf(
   if (answer && !includesWord(text, answer)) {
     for (const step of [-1, 1] as const) {
       const other = index.neighbour(id, step);
-      if (other < 0 || !includesWord(index.texts[other], answer)) continue;
-      const extra = trimToQuestion(model, index.texts[other], weights, answer);
+      if (other < 0 || !includesWord(index.text(other), answer)) continue;
+      const extra = trimToQuestion(model, index.text(other), weights, answer);
       text = step < 0 ? `${extra} ${text}` : `${text} ${extra}`;
       break;
     }

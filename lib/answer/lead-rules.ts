@@ -162,11 +162,10 @@ function usageOf(index: PassageIndex, word: string): Usage {
   if (cached) return cached;
   const usage = { the: 0, locative: 0, place: 0, seen: 0 };
   const term = searchTerm(word);
-  const termId = term ? index.termIds.get(term) : undefined;
-  const list = termId === undefined ? [] : index.postings[termId];
+  const list = term ? index.terms.pairs(term) : [];
   const step = Math.max(1, Math.floor(list.length / 2 / SAMPLE));
   for (let i = 0; i < list.length && usage.seen < SAMPLE * 2; i += 2 * step) {
-    const folded = tokenize(index.texts[list[i]]).map((token) => foldCase(token));
+    const folded = tokenize(index.text(list[i])).map((token) => foldCase(token));
     folded.forEach((token, at) => {
       if (token !== word) return;
       usage.seen++;

@@ -39,11 +39,11 @@ export function passageSnippet(
   id: number,
   request: SnippetRequest,
 ): PassageSnippet {
-  const kind = index.kinds[id];
+  const kind = index.kindOf(id);
   if (kind === 'code') return codeSnippet(model, index, id, request);
   if (kind === 'list-item' || kind === 'table-row') {
     const text = itemText(model, index, id, request);
-    return { text, block: false, keys: [keyOf(index.texts[id])] };
+    return { text, block: false, keys: [keyOf(index.text(id))] };
   }
   const source = index.display(id);
   const sentences = kind === 'line' ? [source] : splitSentences(source);
@@ -84,7 +84,7 @@ function codeSnippet(
 ): PassageSnippet {
   const fenced = fence(index, id, request.weights);
   const before = index.sibling(id, -1);
-  if (before >= 0 && index.kinds[before] !== 'code') {
+  if (before >= 0 && index.kindOf(before) !== 'code') {
     const sentences = splitSentences(index.display(before));
     const last = sentences[sentences.length - 1] ?? '';
     const intro = announces(last) ? last : trimToQuestion(model, last, request.weights, request.answer);
@@ -92,7 +92,7 @@ function codeSnippet(
       return { text: `${balanceBackticks(intro)}\n\n${fenced}`, block: true, keys: [keyOf(last)] };
     }
   }
-  return { text: fenced, block: true, keys: [keyOf(index.texts[id])] };
+  return { text: fenced, block: true, keys: [keyOf(index.text(id))] };
 }
 
 /**
@@ -126,11 +126,11 @@ function followingBlocks(
 ): string | null {
   const next = index.sibling(id, 1);
   if (next < 0) return null;
-  if (index.kinds[next] === 'code') return fence(index, next, weights);
-  if (index.kinds[next] !== 'list-item' && index.kinds[next] !== 'table-row') return null;
+  if (index.kindOf(next) === 'code') return fence(index, next, weights);
+  if (index.kindOf(next) !== 'list-item' && index.kindOf(next) !== 'table-row') return null;
   const items: string[] = [];
   for (let at = next; at >= 0 && items.length < FOLLOWING_ITEMS; at = index.sibling(at, 1)) {
-    if (index.kinds[at] !== index.kinds[next]) break;
+    if (index.kindOf(at) !== index.kindOf(next)) break;
     items.push(asListItem(index, at));
   }
   return items.join('\n');
@@ -172,7 +172,7 @@ function asListItem(index: PassageIndex, id: number): string {
 }
 
 function fence(index: PassageIndex, id: number, weights?: ReadonlyMap<string, number>): string {
-  const lines = index.texts[id].replace(/\s+$/, '').split('\n');
+  const lines = index.text(id).replace(/\s+$/, '').split('\n');
   const shown = lines.length > CODE_LINES ? codeWindow(lines, weights) : lines;
   const lang = index.langs.get(id) ?? '';
   return `\`\`\`${lang}\n${shown.join('\n')}\n\`\`\``;
@@ -205,9 +205,9 @@ export function sourceOf(index: PassageIndex, id: number, score: number): Source
   const section = index.section(id);
   const page = index.pages.get(id) ?? section.page;
   return {
-    text: index.texts[id],
+    text: index.text(id),
     score: Math.round(score * 1000) / 1000,
-    ref: { chunk: index.chunks[id], line: index.lines[id] },
+    ref: { chunk: index.chunkOf(id), line: index.lineOf(id) },
     ...(section.path.length > 0 ? { section: section.path.join(' > ') } : {}),
     ...(section.file ? { file: section.file } : {}),
     ...(page ? { page } : {}),

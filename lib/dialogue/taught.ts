@@ -88,9 +88,9 @@ function nameQuestions(passages: PassageIndex, model: LanguageModel): string[] {
   const step = Math.max(1, Math.floor(passages.size / SAMPLED_PASSAGES));
   const counts = new Map<string, number>();
   for (let id = 0; id < passages.size; id += step) {
-    if (passages.kinds[id] === 'code') continue;
+    if (passages.kindOf(id) === 'code') continue;
     const seen = new Set<string>();
-    for (const match of passages.texts[id].matchAll(INNER_NAME)) seen.add(match[1]);
+    for (const match of passages.text(id).matchAll(INNER_NAME)) seen.add(match[1]);
     for (const name of seen) counts.set(name, (counts.get(name) ?? 0) + 1);
   }
   return [...counts]

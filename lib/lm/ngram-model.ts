@@ -28,87 +28,194 @@ export interface TrainingResult {
 
 const LINE_BREAK = /\r?\n/;
 
-/**
- * The backward counts of a snapshot while they wait to be decoded: how to load them, and the
- * sentences learned since (reversed), one list per `addText` call, so the replay compacts where
- * training did and the counts come out the same.
- */
-interface DeferredCounts {
-  load(counts: NgramCounts): void;
-  learned: Int32Array[][];
+/** Decodes one direction's counts of a snapshot into `counts` (empty, of the model's order). */
+export type CountsLoader = (counts: NgramCounts) => void;
+
+/** The loaders of a restored model's counts, per direction (no backward loader: a forward-only model). */
+export interface DeferredCountLoaders {
+  forward: CountsLoader;
+  backward?: CountsLoader;
+  /** Bytes of the encoded counts of both directions. */
+  bytes: number;
 }
 
+/** A direction of the model. */
+export type Direction = 'forward' | 'backward';
+
+/** Separates the sentences of one `addText` call in `learned` while counts wait to be decoded. */
+const SENTENCE_END = -1;
+
 /**
- * A Kneser-Ney n-gram model trained incrementally: every `addText` adds its sentences to the counts of the forward model and, unless disabled, of the backward model (the same
- * sentences reversed), and probabilities reflect all text so far.
+ * One direction's counts: decoded (`counts`, `estimator`) or encoded (`load` set: how to decode
+ * them, and `replayFrom`, the first entry of the model's `learned` they do not hold yet).
+ */
+interface CountsSlot {
+  counts: NgramCounts;
+  estimator: KneserNeyEstimator;
+  load: CountsLoader | null;
+  replayFrom: number;
+  /** Bytes of the encoded counts (0 when unknown). */
+  encodedBytes: number;
+}
+
+function decodedSlot(order: number): CountsSlot {
+  const counts = new NgramCounts(order);
+  return { counts, estimator: new KneserNeyEstimator(counts), load: null, replayFrom: 0, encodedBytes: 0 };
+}
+
+/** Bytes a snapshot takes per entry of the counts (KJV, Vim help, READMEs): a little over. */
+const SNAPSHOT_BYTES_PER_ENTRY = 3.4;
+
+/**
+ * A Kneser-Ney n-gram model trained incrementally: every `addText` adds its sentences to the
+ * counts of the forward model and, unless disabled, of the backward model (the same sentences
+ * reversed), and probabilities reflect all text so far.
+ *
+ * Each direction's counts may also wait encoded (`deferCounts` after a restore, `encodeCounts`
+ * after a snapshot is written): answering from passages needs only the vocabulary and the casing,
+ * so an instance that never generates text never decodes them, and holds a few bytes an n-gram
+ * instead of 8 to 32. Text learned meanwhile is kept as word ids (`learned`) and counted when the
+ * direction is decoded.
  */
 export class NgramModel implements LanguageModel {
   readonly order: number;
   readonly tokenizer: TokenizerMode;
   readonly vocabulary: Vocabulary;
   readonly casing = new SurfaceCasing();
-  readonly forwardCounts: NgramCounts;
-  readonly forward: KneserNeyEstimator;
   tokenCount = 0;
   lineCount = 0;
-  private backwardCountsLoaded: NgramCounts | null;
-  private backwardLoaded: KneserNeyEstimator | null;
-  private deferredBackward: DeferredCounts | null = null;
+  private readonly forwardSlot: CountsSlot;
+  private readonly backwardSlot: CountsSlot | null;
+  /**
+   * The word ids of the sentences learned while a direction waits encoded, one array per
+   * `addText` call (its sentences in reading order, each ended by SENTENCE_END): counted into a
+   * direction when it is decoded, call by call, so it compacts where training did.
+   */
+  private learned: Int32Array[] = [];
 
   constructor(options: ModelOptions = {}, vocabulary = new Vocabulary()) {
     this.order = options.order ?? 4;
     this.tokenizer = options.tokenizer ?? 'natural';
     this.vocabulary = vocabulary;
-    this.forwardCounts = new NgramCounts(this.order);
-    this.forward = new KneserNeyEstimator(this.forwardCounts);
-    const both = (options.directions ?? 'both') === 'both';
-    this.backwardCountsLoaded = both ? new NgramCounts(this.order) : null;
-    this.backwardLoaded = this.backwardCountsLoaded
-      ? new KneserNeyEstimator(this.backwardCountsLoaded)
-      : null;
+    this.forwardSlot = decodedSlot(this.order);
+    this.backwardSlot = (options.directions ?? 'both') === 'both' ? decodedSlot(this.order) : null;
   }
 
-  /** The counts of the backward model (null for a forward-only model); decoded on first use after a restore. */
+  /** The counts of the forward model (decoded first when they wait encoded). */
+  get forwardCounts(): NgramCounts {
+    return this.decoded(this.forwardSlot).counts;
+  }
+
+  /** The forward model (decoded first when its counts wait encoded). */
+  get forward(): KneserNeyEstimator {
+    return this.decoded(this.forwardSlot).estimator;
+  }
+
+  /** The counts of the backward model (null for a forward-only model), decoded first when they wait. */
   get backwardCounts(): NgramCounts | null {
-    this.loadBackward();
-    return this.backwardCountsLoaded;
+    return this.backwardSlot && this.decoded(this.backwardSlot).counts;
   }
 
   /** The backward model replies grow leftwards with (null for a forward-only model). */
   get backward(): KneserNeyEstimator | null {
-    this.loadBackward();
-    return this.backwardLoaded;
+    return this.backwardSlot && this.decoded(this.backwardSlot).estimator;
   }
 
-  /** True while the backward counts of a snapshot wait to be decoded (nothing has needed them yet). */
+  /** The directions this model has. */
+  get directions(): Direction[] {
+    return this.backwardSlot ? ['forward', 'backward'] : ['forward'];
+  }
+
+  /** True while the forward counts wait encoded (nothing has needed them since). */
+  get forwardDeferred(): boolean {
+    return this.forwardSlot.load !== null;
+  }
+
+  /** True while the backward counts wait encoded. */
   get backwardDeferred(): boolean {
-    return this.deferredBackward !== null;
+    return this.backwardSlot?.load != null;
   }
 
   /**
-   * Leaves the backward counts to `load`, run the first time anything reads them: a cold start
-   * answers from the forward model and the passages before it pays for the backward one. Only for
-   * a freshly restored two-direction model, before any training.
+   * Leaves the counts of a freshly restored model (before any training) to their loaders, each
+   * run the first time anything reads that direction.
    */
-  deferBackward(load: (counts: NgramCounts) => void): void {
-    if (!this.backwardCountsLoaded) return;
-    if (this.backwardCountsLoaded.version !== 0)
-      throw new Error('deferBackward: the backward counts are not empty');
-    this.deferredBackward = { load, learned: [] };
+  deferCounts(loaders: DeferredCountLoaders): void {
+    if (this.forwardSlot.counts.version !== 0 || (this.backwardSlot?.counts.version ?? 0) !== 0)
+      throw new Error('deferCounts: the counts are not empty');
+    if (this.backwardSlot && !loaders.backward)
+      throw new Error('deferCounts: a two-direction model needs a backward loader');
+    this.encode(this.forwardSlot, loaders.forward, loaders.bytes / 2);
+    if (this.backwardSlot) this.encode(this.backwardSlot, loaders.backward!, loaders.bytes / 2);
   }
 
-  private loadBackward(): void {
-    const deferred = this.deferredBackward;
-    if (deferred === null) return;
+  /**
+   * Lets a direction's decoded counts go, for `load` to decode them again when they are next
+   * read. `load` must give back exactly what the model holds now (it reads the bytes a snapshot
+   * was just written with), so what was learned so far is never counted twice.
+   */
+  encodeCounts(direction: Direction, load: CountsLoader, encodedBytes = 0): void {
+    const slot = direction === 'forward' ? this.forwardSlot : this.backwardSlot;
+    if (!slot) throw new Error('encodeCounts: this model has no backward direction');
+    this.encode(slot, load, encodedBytes);
+  }
+
+  /** About how many bytes a snapshot takes for a direction's counts, without decoding them. */
+  countsBytesAbout(direction: Direction): number {
+    const slot = direction === 'forward' ? this.forwardSlot : this.backwardSlot;
+    if (!slot) return 0;
+    if (slot.load === null) {
+      let entries = 0;
+      for (let k = 1; k <= this.order; k++) entries += slot.counts.levels[k].size;
+      return entries * SNAPSHOT_BYTES_PER_ENTRY;
+    }
+    let learned = 0;
+    for (const flat of this.learned.slice(slot.replayFrom)) learned += flat.length;
+    // Each token learned brings at most one new entry per order.
+    return slot.encodedBytes + learned * this.order * SNAPSHOT_BYTES_PER_ENTRY;
+  }
+
+  private encode(slot: CountsSlot, load: CountsLoader, encodedBytes: number): void {
+    const empty = new NgramCounts(this.order);
+    slot.counts = empty;
+    slot.estimator = new KneserNeyEstimator(empty);
+    slot.load = load;
+    slot.replayFrom = this.learned.length;
+    slot.encodedBytes = encodedBytes;
+    this.dropCountedLearning();
+  }
+
+  /** The slot with its counts decoded: loaded, then what was learned since counted in. */
+  private decoded(slot: CountsSlot): CountsSlot {
+    const load = slot.load;
+    if (load === null) return slot;
     const counts = new NgramCounts(this.order);
-    deferred.load(counts);
-    for (const sentences of deferred.learned) {
-      for (const ids of sentences) counts.addSentence(ids);
+    load(counts);
+    const reversed = slot === this.backwardSlot;
+    for (const flat of this.learned.slice(slot.replayFrom)) {
+      let start = 0;
+      for (let i = 0; i < flat.length; i++) {
+        if (flat[i] !== SENTENCE_END) continue;
+        const ids = flat.subarray(start, i);
+        counts.addSentence(reversed ? ids.slice().reverse() : ids);
+        start = i + 1;
+      }
       this.compactIfLarge(counts);
     }
-    this.backwardCountsLoaded = counts;
-    this.backwardLoaded = new KneserNeyEstimator(counts);
-    this.deferredBackward = null;
+    slot.counts = counts;
+    slot.estimator = new KneserNeyEstimator(counts);
+    slot.load = null;
+    slot.encodedBytes = 0;
+    this.dropCountedLearning();
+    return slot;
+  }
+
+  /** Forgets the learned word ids once every direction that waits encoded holds them. */
+  private dropCountedLearning(): void {
+    const waiting = [this.forwardSlot, this.backwardSlot].filter((slot) => slot?.load != null);
+    if (waiting.some((slot) => slot!.replayFrom < this.learned.length)) return;
+    this.learned = [];
+    for (const slot of waiting) slot!.replayFrom = 0;
   }
 
   get vocabSize(): number {
@@ -123,8 +230,10 @@ export class NgramModel implements LanguageModel {
   addText(text: string): TrainingResult {
     let tokens = 0;
     let lines = 0;
-    const deferred = this.deferredBackward;
-    const learnedBackward: Int32Array[] = [];
+    const forward = this.forwardSlot.load === null ? this.forwardSlot.counts : null;
+    const backward = this.backwardSlot && this.backwardSlot.load === null ? this.backwardSlot.counts : null;
+    const waiting = forward === null || (this.backwardSlot !== null && backward === null);
+    const learned: number[] = [];
     for (const line of this.sentencesOf(text)) {
       const surface = tokenize(line, this.tokenizer).filter((token) => !Vocabulary.isMarker(token));
       if (surface.length === 0) continue;
@@ -132,17 +241,20 @@ export class NgramModel implements LanguageModel {
       const ids = new Int32Array(folded.length);
       for (let i = 0; i < folded.length; i++) ids[i] = this.vocabulary.intern(folded[i]);
       if (this.tokenizer === 'natural') this.casing.observe(surface, folded, ids);
-      this.forwardCounts.addSentence(ids);
-      if (deferred) learnedBackward.push(ids.reverse());
-      else this.backwardCountsLoaded?.addSentence(ids.reverse());
+      forward?.addSentence(ids);
+      if (waiting) {
+        for (const id of ids) learned.push(id);
+        learned.push(SENTENCE_END);
+      }
+      backward?.addSentence(ids.reverse());
       tokens += ids.length;
       lines++;
     }
     this.tokenCount += tokens;
     this.lineCount += lines;
-    this.compactIfLarge(this.forwardCounts);
-    if (deferred) deferred.learned.push(learnedBackward);
-    else if (this.backwardCountsLoaded) this.compactIfLarge(this.backwardCountsLoaded);
+    if (forward) this.compactIfLarge(forward);
+    if (backward) this.compactIfLarge(backward);
+    if (waiting) this.learned.push(Int32Array.from(learned));
     return { tokens, lines };
   }
 
@@ -163,15 +275,13 @@ export class NgramModel implements LanguageModel {
   }
 
   /**
-   * Brings the model to its steady state, what a server does once training goes quiet: decodes
-   * the backward counts if a restore left them waiting, and merges the n-grams waiting beside the
-   * sorted counts into them, so queries and sampling read the sorted arrays alone. Probabilities
-   * are unchanged.
+   * Brings the model to its steady state, what a server does once training goes quiet: merges the
+   * n-grams waiting beside the sorted counts into them, so queries and sampling read the sorted
+   * arrays alone. Probabilities are unchanged. Counts a restore left waiting stay encoded: they
+   * are decoded when something first reads them.
    */
   settle(): void {
-    this.loadBackward();
-    this.forwardCounts.compact();
-    this.backwardCountsLoaded?.compact();
+    for (const slot of [this.forwardSlot, this.backwardSlot]) if (slot?.load === null) slot.counts.compact();
   }
 
   tokens(text: string): string[] {
@@ -187,11 +297,6 @@ export class NgramModel implements LanguageModel {
   /** A compact binary snapshot of everything learned; `deserializeModel` continues from it. */
   serialize(): Uint8Array {
     return writeSnapshot(this).slice();
-  }
-
-  /** The bytes of `serialize` as a view of the writer's buffer (no copy), for a caller that only reads them. */
-  serializeView(): Uint8Array {
-    return writeSnapshot(this);
   }
 
   toArpa(): string {

@@ -1,5 +1,7 @@
 import type { BlockKind, ParsedDocument } from '../documents/types.js';
 import { segmentText } from '../text/index.js';
+import { IntColumn, TextColumn } from './columns.js';
+import { PostingLists } from './postings.js';
 import { type QueryTerm, termsOf } from './terms.js';
 
 /** One passage of the trained text (a body block) and where it is. */
@@ -46,6 +48,46 @@ export interface PassageHit {
   matchedHeading: number[];
 }
 
+/** Block kinds by the code the kind column keeps (the order is part of the snapshot format). */
+export const PASSAGE_KINDS: readonly BlockKind[] = [
+  'line',
+  'paragraph',
+  'list-item',
+  'code',
+  'table-row',
+  'quote',
+];
+const LINE = 0;
+
+function kindCode(kind: BlockKind): number {
+  const code = PASSAGE_KINDS.indexOf(kind);
+  if (code < 0) throw new RangeError(`unknown block kind ${kind}`);
+  return code;
+}
+
+/** The per-passage columns of an index. */
+export interface PassageColumns {
+  chunks: IntColumn;
+  lines: IntColumn;
+  /** Codes of PASSAGE_KINDS. */
+  kinds: IntColumn;
+  sections: IntColumn;
+  /** Search terms in the passage (BM25's document length). */
+  lengths: IntColumn;
+  texts: TextColumn;
+}
+
+export function emptyColumns(): PassageColumns {
+  return {
+    chunks: new IntColumn(),
+    lines: new IntColumn(),
+    kinds: new IntColumn(),
+    sections: new IntColumn(),
+    lengths: new IntColumn(),
+    texts: new TextColumn(),
+  };
+}
+
 /** Okapi BM25 parameters (the usual ones). */
 const K1 = 1.2;
 const B = 0.75;
@@ -66,19 +108,15 @@ const HEADING_BLOCKS = 2;
  * heading helps find its section but is never a passage (never the reply).
  */
 export class PassageIndex {
-  readonly chunks: number[] = [];
-  readonly lines: number[] = [];
-  readonly texts: string[] = [];
-  readonly kinds: BlockKind[] = [];
-  readonly sectionOf: number[] = [];
-  readonly lengths: number[] = [];
+  /** Per passage, one item of each column (read them through `chunkOf`, `text` and the others). */
+  columns: PassageColumns = emptyColumns();
   /** Sparse extras of a passage: Markdown, name, language, page. */
   readonly markdowns = new Map<number, string>();
   readonly names = new Map<number, string>();
   readonly langs = new Map<number, string>();
   readonly pages = new Map<number, number>();
-  readonly termIds = new Map<string, number>();
-  readonly postings: number[][] = [];
+  /** The passages of every term of their text. */
+  readonly terms = new PostingLists();
   totalLength = 0;
 
   readonly sections: SectionInfo[] = [];
@@ -86,15 +124,44 @@ export class PassageIndex {
   readonly sectionStarts: number[] = [];
   readonly sectionSizes: number[] = [];
   readonly headingLengths: number[] = [];
-  readonly headingTermIds = new Map<string, number>();
-  readonly headingPostings: number[][] = [];
+  /** The sections of every term of their heading path. */
+  readonly headingTerms = new PostingLists();
   headingTotalLength = 0;
 
   private scores = new Float64Array(0);
   private masks = new Uint32Array(0);
 
   get size(): number {
-    return this.texts.length;
+    return this.columns.texts.length;
+  }
+
+  /** The training chunk (1-based) passage `id` came from. */
+  chunkOf(id: number): number {
+    return this.columns.chunks.get(id);
+  }
+
+  /** The line of its chunk (1-based) where passage `id` starts. */
+  lineOf(id: number): number {
+    return this.columns.lines.get(id);
+  }
+
+  /** The plain text of passage `id`. */
+  text(id: number): string {
+    return this.columns.texts.get(id);
+  }
+
+  kindOf(id: number): BlockKind {
+    return PASSAGE_KINDS[this.columns.kinds.get(id)];
+  }
+
+  /** The id of the section passage `id` belongs to. */
+  sectionIdOf(id: number): number {
+    return this.columns.sections.get(id);
+  }
+
+  /** The plain texts of every passage, in order (for tests and tools: it decodes them all). */
+  allTexts(): string[] {
+    return Array.from({ length: this.size }, (_, id) => this.text(id));
   }
 
   /** Adds the passages of one plain-text training chunk (a line or hard-wrapped paragraph each). */
@@ -156,33 +223,34 @@ export class PassageIndex {
   addSection(info: SectionInfo): number {
     const id = this.sections.length;
     this.sections.push(info);
-    this.sectionStarts.push(this.texts.length);
+    this.sectionStarts.push(this.size);
     this.sectionSizes.push(0);
     const terms = termsOf(info.path.join(' \n '));
     this.headingLengths.push(terms.length);
     this.headingTotalLength += terms.length;
-    addPostings(this.headingTermIds, this.headingPostings, id, terms);
+    this.headingTerms.addAll(id, terms);
     return id;
   }
 
   /** Adds one passage with its (already computed) search terms to a section (the last one by default). */
   addPassage(passage: Passage, terms: readonly string[], section = this.sections.length - 1): void {
     if (section < 0) section = this.addSection({ path: [], markdown: false });
-    const id = this.texts.length;
-    this.chunks.push(passage.chunk);
-    this.lines.push(passage.line);
-    this.texts.push(passage.text);
-    this.kinds.push(passage.kind);
-    this.sectionOf.push(section);
+    const id = this.size;
+    const columns = this.columns;
+    columns.chunks.push(passage.chunk);
+    columns.lines.push(passage.line);
+    columns.texts.push(passage.text);
+    columns.kinds.push(kindCode(passage.kind));
+    columns.sections.push(section);
     this.sectionSizes[section]++;
     if (passage.markdown !== undefined && passage.markdown !== passage.text)
       this.markdowns.set(id, passage.markdown);
     if (passage.name) this.names.set(id, passage.name);
     if (passage.lang) this.langs.set(id, passage.lang);
     if (passage.page) this.pages.set(id, passage.page);
-    this.lengths.push(terms.length);
+    columns.lengths.push(terms.length);
     this.totalLength += terms.length;
-    addPostings(this.termIds, this.postings, id, terms);
+    this.terms.addAll(id, terms);
   }
 
   passage(id: number): Passage {
@@ -193,38 +261,34 @@ export class PassageIndex {
       ...(this.pages.has(id) ? { page: this.pages.get(id) } : {}),
     };
     return {
-      chunk: this.chunks[id],
-      line: this.lines[id],
-      text: this.texts[id],
-      kind: this.kinds[id],
+      chunk: this.chunkOf(id),
+      line: this.lineOf(id),
+      text: this.text(id),
+      kind: this.kindOf(id),
       ...extras,
     };
   }
 
   /** The section a passage belongs to. */
   section(id: number): SectionInfo {
-    return this.sections[this.sectionOf[id]];
+    return this.sections[this.sectionIdOf(id)];
   }
 
   /** The passage's text as a reply shows it: Markdown when its source was Markdown or HTML. */
   display(id: number): string {
-    return this.markdowns.get(id) ?? this.texts[id];
+    return this.markdowns.get(id) ?? this.text(id);
   }
 
   /** The next (1) or previous (-1) passage of the same section, or -1. */
   sibling(id: number, step: -1 | 1): number {
     const other = id + step;
     if (other < 0 || other >= this.size) return -1;
-    return this.sectionOf[other] === this.sectionOf[id] ? other : -1;
+    return this.sectionIdOf(other) === this.sectionIdOf(id) ? other : -1;
   }
 
   /** Number of passages containing the term. */
   documentFrequency(term: string): number {
-    const termId = this.termIds.get(term);
-    const body = termId === undefined ? 0 : this.postings[termId].length / 2;
-    if (body > 0) return body;
-    const headingId = this.headingTermIds.get(term);
-    return headingId === undefined ? 0 : this.headingPostings[headingId].length / 2;
+    return this.terms.frequency(term) || this.headingTerms.frequency(term);
   }
 
   /** BM25's inverse document frequency; a term never seen gets the highest value there is. */
@@ -238,9 +302,10 @@ export class PassageIndex {
   neighbour(id: number, step: -1 | 1): number {
     const other = id + step;
     if (other < 0 || other >= this.size) return -1;
-    if (this.kinds[id] !== 'line' || this.kinds[other] !== 'line') return -1;
-    if (this.chunks[other] !== this.chunks[id] || this.sectionOf[other] !== this.sectionOf[id]) return -1;
-    return Math.abs(this.lines[other] - this.lines[id]) === 1 ? other : -1;
+    const { kinds, chunks, sections, lines } = this.columns;
+    if (kinds.get(id) !== LINE || kinds.get(other) !== LINE) return -1;
+    if (chunks.get(other) !== chunks.get(id) || sections.get(other) !== sections.get(id)) return -1;
+    return Math.abs(lines.get(other) - lines.get(id)) === 1 ? other : -1;
   }
 
   /** The `limit` best passages for the weighted query terms, best first. */
@@ -255,11 +320,11 @@ export class PassageIndex {
     const masks = this.masks;
     const touched: number[] = [];
     const averageLength = this.totalLength / n || 1;
+    const lengths = this.columns.lengths;
     const terms = query.slice(0, MAX_QUERY_TERMS);
     terms.forEach(({ term, weight }, index) => {
-      const termId = this.termIds.get(term);
-      if (termId === undefined) return;
-      const list = this.postings[termId];
+      const list = this.terms.pairs(term);
+      if (list.length === 0) return;
       const idf = Math.log(1 + (n - list.length / 2 + 0.5) / (list.length / 2 + 0.5)) * weight;
       const bit = 1 << index;
       for (let i = 0; i < list.length; i += 2) {
@@ -267,7 +332,7 @@ export class PassageIndex {
         const tf = list[i + 1];
         if (masks[id] === 0) touched.push(id);
         masks[id] |= bit;
-        scores[id] += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * this.lengths[id]) / averageLength));
+        scores[id] += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths.get(id)) / averageLength));
       }
     });
     const headings = this.headingScores(terms);
@@ -278,7 +343,7 @@ export class PassageIndex {
         if (masks[id] === 0) touched.push(id);
       }
     }
-    const headingScore = (id: number) => headings.scores.get(this.sectionOf[id]);
+    const headingScore = (id: number) => headings.scores.get(this.sectionIdOf(id));
 
     // The best `limit` by score (ties: earlier passage first), kept sorted as they come: only
     // those become hits, however many passages matched a common word.
@@ -303,11 +368,11 @@ export class PassageIndex {
     }
     // What the other blocks of a passage's section match: context, as neighbouring lines are for verses.
     const sectionMasks = new Map<number, number>();
-    for (let i = 0; i < held; i++) sectionMasks.set(this.sectionOf[bestIds[i]], 0);
+    for (let i = 0; i < held; i++) sectionMasks.set(this.sectionIdOf(bestIds[i]), 0);
     for (const id of touched) {
-      const section = this.sectionOf[id];
+      const section = this.sectionIdOf(id);
       const mask = sectionMasks.get(section);
-      if (mask !== undefined && this.kinds[id] !== 'line') sectionMasks.set(section, mask | masks[id]);
+      if (mask !== undefined && this.kindOf(id) !== 'line') sectionMasks.set(section, mask | masks[id]);
     }
     const hits: PassageHit[] = [];
     for (let i = 0; i < held; i++) {
@@ -317,7 +382,7 @@ export class PassageIndex {
       const nearbyMask =
         (before >= 0 ? masks[before] : 0) |
         (after >= 0 ? masks[after] : 0) |
-        (this.kinds[id] === 'line' ? 0 : (sectionMasks.get(this.sectionOf[id]) ?? 0));
+        (this.kindOf(id) === 'line' ? 0 : (sectionMasks.get(this.sectionIdOf(id)) ?? 0));
       const heading = headingScore(id);
       const headingMask = heading?.mask ?? 0;
       hits.push({
@@ -346,9 +411,8 @@ export class PassageIndex {
     if (this.headingTotalLength === 0) return { scores, best: [] };
     const averageLength = this.headingTotalLength / n || 1;
     query.forEach(({ term, weight }, index) => {
-      const termId = this.headingTermIds.get(term);
-      if (termId === undefined) return;
-      const list = this.headingPostings[termId];
+      const list = this.headingTerms.pairs(term);
+      if (list.length === 0) return;
       // The idf of the body: a heading word is as telling as the same word in the text.
       const idf = this.idf(term) * weight;
       for (let i = 0; i < list.length; i += 2) {
@@ -410,25 +474,6 @@ function listsHeadings(text: string, headings: readonly string[]): boolean {
     '',
   );
   return left.length <= text.length * 0.25;
-}
-
-function addPostings(
-  termIds: Map<string, number>,
-  postings: number[][],
-  id: number,
-  terms: readonly string[],
-): void {
-  const counts = new Map<string, number>();
-  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-  for (const [term, tf] of counts) {
-    let termId = termIds.get(term);
-    if (termId === undefined) {
-      termId = postings.length;
-      termIds.set(term, termId);
-      postings.push([]);
-    }
-    postings[termId].push(id, tf);
-  }
 }
 
 /** Whether (score, id) ranks before (otherScore, otherId): higher score, then the earlier passage. */

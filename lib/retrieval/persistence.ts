@@ -1,13 +1,14 @@
-import type { BlockKind } from '../documents/types.js';
 import { ByteReader, ByteWriter } from '../lm/index.js';
-import { PassageIndex } from './passage-index.js';
+import { IntColumn, TextColumn } from './columns.js';
+import { PASSAGE_KINDS, PassageIndex } from './passage-index.js';
+import type { PostingLists } from './postings.js';
 
 /**
  * Bumped whenever the terms or the layout change (2: irregular past forms indexed under their base
- * form; 3: sections with heading paths, block kinds and their extras). Version 2 is still read.
+ * form; 3: sections with heading paths, block kinds and their extras; 4: the passages as columns,
+ * their texts as one run of UTF-8 bytes). Versions 2 and 3 are still read.
  */
-const FORMAT_VERSION = 3;
-const KINDS: readonly BlockKind[] = ['line', 'paragraph', 'list-item', 'code', 'table-row', 'quote'];
+const FORMAT_VERSION = 4;
 const HAS_MARKDOWN = 1;
 const HAS_NAME = 2;
 const HAS_LANG = 4;
@@ -15,7 +16,9 @@ const HAS_PAGE = 8;
 
 /** The index as bytes (sections, passages, terms, postings), for the model snapshot. */
 export function serializePassageIndex(index: PassageIndex): Uint8Array {
-  const out = new ByteWriter();
+  const { texts, chunks, lines, kinds, lengths } = index.columns;
+  const contents = texts.contents();
+  const out = new ByteWriter(contents.bytes.byteLength + index.size * 8 + (1 << 16));
   out.uint(FORMAT_VERSION);
   out.uint(index.sections.length);
   index.sections.forEach((section, id) => {
@@ -26,29 +29,50 @@ export function serializePassageIndex(index: PassageIndex): Uint8Array {
     out.uint(section.markdown ? 1 : 0);
     out.uint(section.page ?? 0);
   });
-  for (let id = 0; id < index.size; id++) {
-    out.uint(index.chunks[id]);
-    out.uint(index.lines[id]);
-    out.uint(KINDS.indexOf(index.kinds[id]));
-    out.uint(index.lengths[id]);
-    out.string(index.texts[id]);
-    const markdown = index.markdowns.get(id);
-    const name = index.names.get(id);
-    const lang = index.langs.get(id);
-    const page = index.pages.get(id);
-    out.uint(
-      (markdown !== undefined ? HAS_MARKDOWN : 0) |
-        (name !== undefined ? HAS_NAME : 0) |
-        (lang !== undefined ? HAS_LANG : 0) |
-        (page !== undefined ? HAS_PAGE : 0),
-    );
-    if (markdown !== undefined) out.string(markdown);
-    if (name !== undefined) out.string(name);
-    if (lang !== undefined) out.string(lang);
-    if (page !== undefined) out.uint(page);
+  const size = index.size;
+  // Chunks never decrease: their steps are small numbers.
+  let chunk = 0;
+  for (let id = 0; id < size; id++) {
+    out.uint(chunks.get(id) - chunk);
+    chunk = chunks.get(id);
   }
-  writePostings(out, index.termIds, index.postings);
+  for (let id = 0; id < size; id++) out.uint(lines.get(id));
+  for (let id = 0; id < size; id++) out.uint(kinds.get(id));
+  for (let id = 0; id < size; id++) out.uint(lengths.get(id));
+  let start = 0;
+  for (const end of contents.ends) {
+    out.uint(end - start);
+    start = end;
+  }
+  out.uint(contents.bytes.byteLength);
+  out.raw(contents.bytes);
+  writeExtras(out, index.markdowns, (text) => out.string(text));
+  writeExtras(out, index.names, (text) => out.string(text));
+  writeExtras(out, index.langs, (text) => out.string(text));
+  writeExtras(out, index.pages, (page) => out.uint(page));
+  writePostings(out, index.terms);
   return out.finish();
+}
+
+/** A sparse extra of the passages: how many have it, then (id step, value) for each, ids ascending. */
+function writeExtras<T>(out: ByteWriter, extras: Map<number, T>, write: (value: T) => void): void {
+  const ids = [...extras.keys()].sort((a, b) => a - b);
+  out.uint(ids.length);
+  let previous = 0;
+  for (const id of ids) {
+    out.uint(id - previous);
+    write(extras.get(id)!);
+    previous = id;
+  }
+}
+
+function readExtras<T>(input: ByteReader, extras: Map<number, T>, size: number, read: () => T): void {
+  let id = 0;
+  for (let n = input.uint(); n > 0; n--) {
+    id += input.uint();
+    if (id >= size) throw new RangeError('passage index damaged');
+    extras.set(id, read());
+  }
 }
 
 /** Reads what `serializePassageIndex` wrote; throws on damaged or foreign bytes. */
@@ -56,8 +80,57 @@ export function deserializePassageIndex(bytes: Uint8Array): PassageIndex {
   const input = new ByteReader(bytes);
   const version = input.uint();
   if (version === 2) return readVersion2(input);
+  if (version === 3) return readVersion3(input);
   if (version !== FORMAT_VERSION) throw new RangeError(`passage index format ${version} is not supported`);
   const index = new PassageIndex();
+  const sizes = readSections(input, index);
+  const size = sizes.reduce((sum, n) => sum + n, 0);
+  const column = (step: boolean) => {
+    const values = new Int32Array(size);
+    let value = 0;
+    for (let id = 0; id < size; id++) {
+      value = step ? value + input.uint() : input.uint();
+      values[id] = value;
+    }
+    return values;
+  };
+  const chunks = column(true);
+  const lines = column(false);
+  const kinds = column(false);
+  if (kinds.some((kind) => kind >= PASSAGE_KINDS.length)) throw new RangeError('passage index damaged');
+  const lengths = column(false);
+  const ends = column(true);
+  const textBytes = input.uint();
+  if (size > 0 && ends[size - 1] !== textBytes) throw new RangeError('passage index damaged');
+  // A copy: the index must not keep the whole decompressed snapshot alive.
+  const texts = new Uint8Array(textBytes);
+  texts.set(input.raw(textBytes));
+  const sections = new Int32Array(size);
+  let id = 0;
+  sizes.forEach((n, section) => {
+    sections.fill(section, id, id + n);
+    id += n;
+  });
+  index.columns = {
+    chunks: IntColumn.of(chunks),
+    lines: IntColumn.of(lines),
+    kinds: IntColumn.of(kinds),
+    sections: IntColumn.of(sections),
+    lengths: IntColumn.of(lengths),
+    texts: TextColumn.of(texts, ends),
+  };
+  for (const length of lengths) index.totalLength += length;
+  readExtras(input, index.markdowns, size, () => input.string());
+  readExtras(input, index.names, size, () => input.string());
+  readExtras(input, index.langs, size, () => input.string());
+  readExtras(input, index.pages, size, () => input.uint());
+  sectionsSized(index, sizes);
+  readPostings(input, index.terms);
+  return index;
+}
+
+/** The sections of version 3 and on (their passages follow); returns how many passages each has. */
+function readSections(input: ByteReader, index: PassageIndex): number[] {
   const sections = input.uint();
   const sizes: number[] = [];
   for (let id = 0; id < sections; id++) {
@@ -69,44 +142,55 @@ export function deserializePassageIndex(bytes: Uint8Array): PassageIndex {
     const page = input.uint();
     index.addSection({ path, markdown, ...(file ? { file } : {}), ...(page ? { page } : {}) });
   }
-  let section = 0;
-  let left = sizes[0] ?? 0;
-  const passages = sizes.reduce((sum, size) => sum + size, 0);
-  for (let id = 0; id < passages; id++) {
-    while (left === 0) left = sizes[++section];
-    left--;
-    const chunk = input.uint();
-    const line = input.uint();
-    const kind = KINDS[input.uint()];
-    if (!kind) throw new RangeError('passage index damaged');
-    const length = input.uint();
-    const text = input.string();
-    const flags = input.uint();
-    index.chunks.push(chunk);
-    index.lines.push(line);
-    index.kinds.push(kind);
-    index.texts.push(text);
-    index.lengths.push(length);
-    index.totalLength += length;
-    index.sectionOf.push(section);
-    if (flags & HAS_MARKDOWN) index.markdowns.set(id, input.string());
-    if (flags & HAS_NAME) index.names.set(id, input.string());
-    if (flags & HAS_LANG) index.langs.set(id, input.string());
-    if (flags & HAS_PAGE) index.pages.set(id, input.uint());
-  }
+  return sizes;
+}
+
+/** Sets where each section starts and how many passages it has. */
+function sectionsSized(index: PassageIndex, sizes: number[]): void {
   index.sectionSizes.splice(0, index.sectionSizes.length, ...sizes);
   let start = 0;
   sizes.forEach((size, id) => {
     index.sectionStarts[id] = start;
     start += size;
   });
-  readPostings(input, index.termIds, index.postings);
+}
+
+/** Version 3: sections, then each passage's fields one passage after another. */
+function readVersion3(input: ByteReader): PassageIndex {
+  const index = new PassageIndex();
+  const sizes = readSections(input, index);
+  const { chunks, lines, kinds, texts, lengths, sections } = index.columns;
+  let section = 0;
+  let left = sizes[0] ?? 0;
+  const passages = sizes.reduce((sum, size) => sum + size, 0);
+  for (let id = 0; id < passages; id++) {
+    while (left === 0) left = sizes[++section];
+    left--;
+    chunks.push(input.uint());
+    lines.push(input.uint());
+    const kind = input.uint();
+    if (kind >= PASSAGE_KINDS.length) throw new RangeError('passage index damaged');
+    kinds.push(kind);
+    const length = input.uint();
+    lengths.push(length);
+    index.totalLength += length;
+    texts.push(input.string());
+    sections.push(section);
+    const flags = input.uint();
+    if (flags & HAS_MARKDOWN) index.markdowns.set(id, input.string());
+    if (flags & HAS_NAME) index.names.set(id, input.string());
+    if (flags & HAS_LANG) index.langs.set(id, input.string());
+    if (flags & HAS_PAGE) index.pages.set(id, input.uint());
+  }
+  sectionsSized(index, sizes);
+  readPostings(input, index.terms);
   return index;
 }
 
 /** Version 2: passages without sections (one section of its own per chunk, no headings). */
 function readVersion2(input: ByteReader): PassageIndex {
   const index = new PassageIndex();
+  const { chunks, lines, kinds, texts, lengths, sections } = index.columns;
   const passages = input.uint();
   let lastChunk = -1;
   for (let id = 0; id < passages; id++) {
@@ -116,49 +200,45 @@ function readVersion2(input: ByteReader): PassageIndex {
       lastChunk = chunk;
     }
     const section = index.sections.length - 1;
-    index.chunks.push(chunk);
-    index.lines.push(input.uint());
-    const kind = (['line', 'paragraph'] as const)[input.uint()];
-    if (!kind) throw new RangeError('passage index damaged');
-    index.kinds.push(kind);
+    chunks.push(chunk);
+    lines.push(input.uint());
+    // Version 2 knew two kinds, coded as version 4 codes them.
+    const kind = input.uint();
+    if (kind > 1) throw new RangeError('passage index damaged');
+    kinds.push(kind);
     const length = input.uint();
-    index.lengths.push(length);
+    lengths.push(length);
     index.totalLength += length;
-    index.texts.push(input.string());
-    index.sectionOf.push(section);
+    texts.push(input.string());
+    sections.push(section);
     index.sectionSizes[section]++;
   }
-  readPostings(input, index.termIds, index.postings);
+  readPostings(input, index.terms);
   return index;
 }
 
-function writePostings(out: ByteWriter, termIds: Map<string, number>, postings: number[][]): void {
-  out.uint(postings.length);
-  for (const [term, termId] of termIds) {
-    const list = postings[termId];
+function writePostings(out: ByteWriter, lists: PostingLists): void {
+  out.uint(lists.size);
+  for (const [term, pairs] of lists.entries()) {
     out.string(term);
-    out.uint(list.length / 2);
+    out.uint(pairs.length / 2);
     let previous = 0;
-    for (let i = 0; i < list.length; i += 2) {
-      out.uint(list[i] - previous);
-      out.uint(list[i + 1]);
-      previous = list[i];
+    for (let i = 0; i < pairs.length; i += 2) {
+      out.uint(pairs[i] - previous);
+      out.uint(pairs[i + 1]);
+      previous = pairs[i];
     }
   }
 }
 
-function readPostings(input: ByteReader, termIds: Map<string, number>, postings: number[][]): void {
-  const terms = input.uint();
-  for (let termId = 0; termId < terms; termId++) {
-    termIds.set(input.string(), termId);
-    const count = input.uint();
-    const list = new Array<number>(count * 2);
+function readPostings(input: ByteReader, lists: PostingLists): void {
+  lists.load(input.uint(), (_termId, put) => {
+    const term = input.string();
     let previous = 0;
-    for (let i = 0; i < count; i++) {
+    for (let count = input.uint(); count > 0; count--) {
       previous += input.uint();
-      list[2 * i] = previous;
-      list[2 * i + 1] = input.uint();
+      put(previous, input.uint());
     }
-    postings.push(list);
-  }
+    return term;
+  });
 }

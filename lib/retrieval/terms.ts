@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { foldCase, tokenize } from '../lm/index.js';
+import { foldCase, ownCopy, tokenize } from '../lm/index.js';
 import { PRONOUN_SWAPS, STOP_WORDS } from '../text/index.js';
 import { baseForm } from './irregular-verbs.js';
 
@@ -17,7 +17,8 @@ export function searchTerm(token: string): string | null {
   const cached = stems.get(token);
   if (cached !== undefined) return cached;
   const term = computeTerm(token);
-  if (stems.size < STEM_CACHE_LIMIT) stems.set(token, term);
+  // Copies: a token (and an unstemmed term) may be a slice that would keep its whole text alive.
+  if (stems.size < STEM_CACHE_LIMIT) stems.set(ownCopy(token), term === null ? null : ownCopy(term));
   return term;
 }
 

@@ -4,7 +4,7 @@ import { logError, logInfo } from '../log/index.js';
 import type { PassageIndex } from '../retrieval/index.js';
 import type { Store } from '../store/index.js';
 import { trainingKeys } from './keys.js';
-import { compressSnapshot, plainSnapshot, type SnapshotTag } from './snapshot.js';
+import { compressSnapshot, plainSnapshotSteps, type SnapshotTag } from './snapshot.js';
 import { ReplayTail, type SnapshotPolicy, snapshotDue } from './snapshot-policy.js';
 
 /** Pause between the end of a catch-up (a train's response on its way) and a snapshot write. */
@@ -33,8 +33,9 @@ export interface SnapshotScheduleOptions {
  * Writes a snapshot once the tail a cold instance would replay passes the policy's bound, in
  * chunks or in bytes of text, whichever comes first. The write starts after the response of the
  * request that made it due (on Vercel inside `waitUntil`, so the instance lives until it is
- * stored): the model's bytes are read on the event loop, the compression runs on libuv's thread
- * pool, and the store write is asynchronous. Any instance that catches up past the bound writes
+ * stored): the model's bytes are read on the event loop in steps (the longest is logged as
+ * `blockMs`), the compression runs on libuv's thread pool, and the store write is asynchronous.
+ * Once written, the model's counts wait encoded until something reads them. Any instance that catches up past the bound writes
  * it, so a snapshot a crashed writer never stored is written by the next instance instead. The
  * next train on this instance waits for a write under way (`idle`), so a cold start meanwhile
  * replays at most the bound and the part that passed it.
@@ -55,8 +56,22 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
       if (!snapshotDue(tail.after(covered), policy)) return undefined;
       const replayBytes = tail.after(covered)?.bytes;
       const started = performance.now();
-      const plain = plainSnapshot(state.tag, state.model, state.passages);
-      return { plain, chunks: state.tag.chunks, replayBytes, started, blockMs: performance.now() - started };
+      // Step by step (words, each direction of the counts, passages), with requests served in
+      // between; each direction is decoded (when it waits encoded), has what was learned since
+      // counted in, is written, and goes back to waiting encoded as the bytes just written.
+      const steps = plainSnapshotSteps(state.tag, state.model, state.passages, { encodeAfter: true });
+      let blockMs = 0;
+      let busyMs = 0;
+      for (;;) {
+        const stepStarted = performance.now();
+        const step = steps.next();
+        const stepMs = performance.now() - stepStarted;
+        blockMs = Math.max(blockMs, stepMs);
+        busyMs += stepMs;
+        if (step.done)
+          return { plain: step.value, chunks: state.tag.chunks, replayBytes, started, blockMs, busyMs };
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     });
     if (!prepared) return false;
     const bytes = await compressSnapshot(prepared.plain);
@@ -69,6 +84,7 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
       bytes: bytes.byteLength,
       plainBytes: prepared.plain.plainBytes,
       blockMs: Math.round(prepared.blockMs),
+      busyMs: Math.round(prepared.busyMs),
       totalMs: Math.round(performance.now() - prepared.started),
     });
     return true;

@@ -6,7 +6,12 @@ import {
   zstdCompressSync,
   zstdDecompressSync,
 } from 'node:zlib';
-import { deserializeModel, type NgramModel } from '../lm/index.js';
+import {
+  deserializeModel,
+  type NgramModel,
+  type SnapshotWriteOptions,
+  snapshotWriteSteps,
+} from '../lm/index.js';
 import { deserializePassageIndex, type PassageIndex, serializePassageIndex } from '../retrieval/index.js';
 
 /** What a stored snapshot covers: the reset epoch and the number of chunks applied. */
@@ -20,8 +25,8 @@ export interface SnapshotTag {
 /**
  * The encoding of snapshots written now: the model's bytes and the passage index's, compressed
  * together by Zstandard with its content checksum (so damage is caught before anything is
- * decoded, and the backward model can wait until it is needed). Smaller than deflate and quicker
- * to decompress.
+ * decoded, and the counts can wait encoded until they are needed). Smaller than deflate and
+ * quicker to decompress.
  */
 const ENCODING = 'zstd+passages';
 /** Earlier snapshots, still read: the same bytes deflated, no checksum. */
@@ -79,7 +84,26 @@ export async function compressSnapshot({ header, parts, plainBytes }: PlainSnaps
 
 /** The model's and the passage index's bytes as they are now, and the header that describes them. */
 export function plainSnapshot(tag: SnapshotTag, model: NgramModel, passages: PassageIndex): PlainSnapshot {
-  const modelBytes = model.serializeView();
+  const steps = plainSnapshotSteps(tag, model, passages);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `plainSnapshot` in steps (the model's words, each direction of its counts, the passages), for a
+ * caller that lets requests run between them; nothing may train until the last one is done.
+ * `encodeAfter` leaves the model's counts encoded once written (`SnapshotWriteOptions`).
+ */
+export function* plainSnapshotSteps(
+  tag: SnapshotTag,
+  model: NgramModel,
+  passages: PassageIndex,
+  options: SnapshotWriteOptions = {},
+): Generator<void, PlainSnapshot, void> {
+  const modelBytes = yield* snapshotWriteSteps(model, options);
+  yield;
   const indexBytes = serializePassageIndex(passages);
   const plainBytes = modelBytes.byteLength + indexBytes.byteLength;
   const header = new TextEncoder().encode(
@@ -137,7 +161,7 @@ export function decodeSnapshot(
       if (tag.plainBytes !== undefined && plain.byteLength !== tag.plainBytes) return undefined;
       const roomToGrow = (options.chunksStored ?? 0) > tag.chunks;
       const model = deserializeModel(plain.subarray(0, tag.modelBytes), {
-        deferBackward: checked,
+        deferCounts: checked,
         roomToGrow,
       });
       const passages = deserializePassageIndex(plain.subarray(tag.modelBytes));

@@ -86,7 +86,7 @@ describe('grounded replies', () => {
     const index = new PassageIndex();
     index.addChunk(1, 'The quick fox jumps over the\nlazy dog. Then it sleeps\nall day long.');
     expect(index.size).toBe(1);
-    expect(index.texts[0]).toBe('The quick fox jumps over the lazy dog. Then it sleeps all day long.');
+    expect(index.text(0)).toBe('The quick fox jumps over the lazy dog. Then it sleeps all day long.');
   });
 
   it('carries the passage index in the snapshot, so a cold instance answers the same', async () => {

@@ -36,7 +36,7 @@ describe('POST /api/train with documents', () => {
     const [chunk] = await services.store.lrange(trainingKeys.chunks, 0, -1);
     expect(decodeChunk(chunk!)).toEqual({ format: 'markdown', name: 'shop.md', text: MARKDOWN });
     const { passages } = await services.model.knowledge();
-    expect(passages.texts.join('\n')).toContain('Returns are free within thirty days.');
+    expect(passages.allTexts().join('\n')).toContain('Returns are free within thirty days.');
   });
 
   it('rejects an unknown format and an empty name with 400, storing nothing', async () => {
@@ -109,7 +109,7 @@ describe('POST /api/train with documents', () => {
     await writer.idle();
     const pairs = [{ prompt: 'what are your hours?', reply: 'We open at nine.' }];
     expect(writer.dialogue()).toEqual(pairs);
-    expect(writer.cachedKnowledge().passages.texts).toEqual(['The shop sells shoes.']);
+    expect(writer.cachedKnowledge().passages.allTexts()).toEqual(['The shop sells shoes.']);
     // A cold instance starts from the snapshot (it covers both chunks) and still has the pairs.
     expect(await services.store.get(trainingKeys.snapshotChunks)).toBe('2');
     const cold = createModelKeeper(services.store, { order: 3, snapshotEvery: 1 });

@@ -6,6 +6,7 @@ import {
   SnapshotFormatError,
   scoreLine,
 } from '../../lib/lm/index.js';
+import { writeSnapshot } from '../../lib/lm/persistence/snapshot-writer.js';
 import { corpusLines } from './corpus.js';
 
 const lines = corpusLines('kjv.raw.txt').slice(0, 2000);
@@ -51,10 +52,12 @@ describe('model snapshots', () => {
     expect(backwards(loaded)).toEqual(backwards(model));
   });
 
-  it('leaves the backward model of a deferred load undecoded until it is read, then equal to an eager load', () => {
+  it('leaves the counts of a deferred load undecoded until they are read, then equal to an eager load', () => {
     const eager = deserializeModel(bytes);
-    const lazy = deserializeModel(bytes, { deferBackward: true });
+    const lazy = deserializeModel(bytes, { deferCounts: true });
+    expect(lazy.forwardDeferred).toBe(true);
     expect(lazy.backwardDeferred).toBe(true);
+    expect(lazy.vocabSize).toBe(eager.vocabSize);
     // A tail in several calls, as a cold instance replays chunks: the first grows the counts past
     // a compaction, the others stay pending.
     for (const m of [eager, lazy]) {
@@ -62,8 +65,12 @@ describe('model snapshots', () => {
       m.addText(lines.slice(1600, 1700).join('\n'));
       m.addText(lines.slice(1700, 1720).join('\n'));
     }
-    expect(scores(lazy)).toEqual(scores(eager));
-    expect(lazy.backwardDeferred).toBe(true);
+    // Learning meanwhile grows the vocabulary and the casing without decoding anything.
+    expect(lazy.forwardDeferred && lazy.backwardDeferred).toBe(true);
+    expect(lazy.vocabSize).toBe(eager.vocabSize);
+    expect(lazy.tokenCount).toBe(eager.tokenCount);
+    expect(lazy.surfaceForm(lazy.vocabulary.id('lord'))).toBe(eager.surfaceForm(eager.vocabulary.id('lord')));
+    // The backward model first, so it skips the forward bytes it finds in its way.
     const words = model.tokens('and the LORD said unto Moses').map((word) => model.vocabulary.id(word));
     const backwards = (m: NgramModel) => {
       const state = m.backward!.startState();
@@ -71,14 +78,50 @@ describe('model snapshots', () => {
     };
     expect(backwards(lazy)).toEqual(backwards(eager));
     expect(lazy.backwardDeferred).toBe(false);
-    const layout = (m: NgramModel) =>
-      m.backwardCounts!.levels.map((level) => [level.sorted, level.size, level.pending?.size ?? 0]);
-    expect(layout(lazy)).toEqual(layout(eager));
+    expect(lazy.forwardDeferred).toBe(true);
+    expect(scores(lazy)).toEqual(scores(eager));
+    expect(lazy.forwardDeferred).toBe(false);
+    const layout = (counts: NgramModel['backwardCounts']) =>
+      counts!.levels.map((level) => [level.sorted, level.size, level.pending?.size ?? 0]);
+    expect(layout(lazy.backwardCounts)).toEqual(layout(eager.backwardCounts));
+    expect(layout(lazy.forwardCounts)).toEqual(layout(eager.forwardCounts));
     expect(lazy.serialize()).toEqual(eager.serialize());
   });
 
-  it('reports damage in a deferred backward model when it is first read', () => {
-    const lazy = deserializeModel(bytes.subarray(0, bytes.length - 40), { deferBackward: true });
+  it('decodes the forward counts of a deferred load on their own when they are read first', () => {
+    const lazy = deserializeModel(bytes, { deferCounts: true });
+    lazy.addText(lines.slice(1000, 1100).join('\n'));
+    const eager = deserializeModel(bytes);
+    eager.addText(lines.slice(1000, 1100).join('\n'));
+    expect(scores(lazy)).toEqual(scores(eager));
+    expect(lazy.forwardDeferred).toBe(false);
+    expect(lazy.backwardDeferred).toBe(true);
+    expect(lazy.serialize()).toEqual(eager.serialize());
+  });
+
+  it('leaves counts encoded after a write that asks for it; learning goes on and nothing is counted twice', () => {
+    const straight = createModel({ order: 4 });
+    const encoded = createModel({ order: 4 });
+    for (const m of [straight, encoded]) m.addText(lines.slice(0, 600).join('\n'));
+    const written = writeSnapshot(encoded, { encodeAfter: true }).slice();
+    expect(written).toEqual(straight.serialize());
+    expect(encoded.forwardDeferred && encoded.backwardDeferred).toBe(true);
+    // Two rounds: learn while encoded, write (decoding one direction at a time), learn again.
+    for (const [from, to] of [
+      [600, 900],
+      [900, 1000],
+    ]) {
+      for (const m of [straight, encoded]) m.addText(lines.slice(from, to).join('\n'));
+      expect(encoded.vocabSize).toBe(straight.vocabSize);
+      expect(writeSnapshot(encoded, { encodeAfter: true })).toEqual(straight.serialize());
+    }
+    expect(scores(encoded)).toEqual(scores(straight));
+    expect(encoded.backwardDeferred).toBe(true);
+    expect(encoded.serialize()).toEqual(straight.serialize());
+  });
+
+  it('reports damage in deferred counts when they are first read', () => {
+    const lazy = deserializeModel(bytes.subarray(0, bytes.length - 40), { deferCounts: true });
     expect(scores(lazy)).toEqual(scores(model));
     expect(() => lazy.backward).toThrow(SnapshotFormatError);
   });

@@ -42,6 +42,16 @@ export class ByteWriter {
     this.raw(bytes);
   }
 
+  /** How many bytes were written so far. */
+  get written(): number {
+    return this.length;
+  }
+
+  /** The bytes written from `start` on (a view, valid until the next write). */
+  since(start: number): Uint8Array {
+    return this.bytes.subarray(start, this.length);
+  }
+
   /** The bytes written so far (a view, not a copy). */
   finish(): Uint8Array {
     return this.bytes.subarray(0, this.length);
