@@ -1,4 +1,5 @@
 import type { BlockKind, ParsedDocument } from '../documents/types.js';
+import { ownCopy } from '../lm/index.js';
 import { segmentText } from '../text/index.js';
 import { IntColumn, TextColumn } from './columns.js';
 import { PostingLists } from './postings.js';
@@ -222,7 +223,11 @@ export class PassageIndex {
   /** Adds a section (its heading path indexed as a field of its own); passages follow it. */
   addSection(info: SectionInfo): number {
     const id = this.sections.length;
-    this.sections.push(info);
+    this.sections.push({
+      ...info,
+      path: info.path.map(ownCopy),
+      ...(info.file !== undefined ? { file: ownCopy(info.file) } : {}),
+    });
     this.sectionStarts.push(this.size);
     this.sectionSizes.push(0);
     const terms = termsOf(info.path.join(' \n '));
@@ -243,10 +248,11 @@ export class PassageIndex {
     columns.kinds.push(kindCode(passage.kind));
     columns.sections.push(section);
     this.sectionSizes[section]++;
+    // Copies: a document's strings are often slices that would keep its whole text alive.
     if (passage.markdown !== undefined && passage.markdown !== passage.text)
-      this.markdowns.set(id, passage.markdown);
-    if (passage.name) this.names.set(id, passage.name);
-    if (passage.lang) this.langs.set(id, passage.lang);
+      this.markdowns.set(id, ownCopy(passage.markdown));
+    if (passage.name) this.names.set(id, ownCopy(passage.name));
+    if (passage.lang) this.langs.set(id, ownCopy(passage.lang));
     if (passage.page) this.pages.set(id, passage.page);
     columns.lengths.push(terms.length);
     this.totalLength += terms.length;
