@@ -36,6 +36,22 @@ describe('segmentText', () => {
     expect(units[1]).toMatchObject({ line: 5, layout: 'paragraph' });
   });
 
+  it('mends words broken at a line end, whatever the length of the lines around them', () => {
+    const [unit] = segmentText(
+      'the fox jum-\nped over the dog and went on a-\nb and on until the end\nof the line was near and so on',
+    );
+    expect(unit.text).toBe(
+      'the fox jumped over the dog and went on ab and on until the end of the line was near and so on',
+    );
+  });
+
+  it('joins a paragraph of tens of thousands of lines into one unit, every line kept', () => {
+    const lines = Array.from({ length: 30_000 }, (_, i) => `and the word${i} goes on`);
+    const units = segmentText(lines.join('\n'));
+    expect(units).toHaveLength(1);
+    expect(units[0].text).toBe(lines.join(' '));
+  });
+
   it('keeps list items and headings of wrapped prose as units of their own', () => {
     const units = segmentText(
       'Some prose that wraps over\nthe next line here.\n- a list item\n- another item',
