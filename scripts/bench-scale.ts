@@ -6,7 +6,8 @@
  * REST bridge of the tests, and answers. Prints one table with the growth from each size to the
  * next, then every figure as one JSON line. `BENCH_SCALE_SIZES` (MB, comma-separated) picks the
  * sizes; `LM_SNAPSHOT_BYTES`, `LM_SNAPSHOT_EVERY` and `MAX_CORPUS_BYTES` pass to the service
- * (MAX_CORPUS_BYTES defaults to 1 GB here, so that no size is refused).
+ * (MAX_CORPUS_BYTES defaults to 1 GB here, so that no size is refused). Every step runs with the
+ * memory settings of `npm start` unless `BENCH_SCALE_RUNTIME=default`.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,15 @@ import { buildCorpus, prefixOf } from './bench-scale-corpus.js';
 
 const CHILD = resolve(import.meta.dirname, 'bench-scale-child.ts');
 const SIZES_MB = (process.env.BENCH_SCALE_SIZES ?? '1,5,20,50').split(',').map(Number);
+/**
+ * The memory settings `npm start` runs with and `docs/scaling.md` tells deployments to set
+ * (`scripts/allocator.ts`); `BENCH_SCALE_RUNTIME=default` measures glibc's and Node's defaults.
+ */
+const RUNTIME: Record<string, string> =
+  process.env.BENCH_SCALE_RUNTIME === 'default'
+    ? {}
+    : { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', NODE_OPTIONS: '--max-semi-space-size=16' };
+
 /** Longest a step may take before the benchmark gives up on it. */
 const STEP_TIMEOUT_MS = 15 * 60_000;
 
@@ -46,7 +56,7 @@ interface ColdFigures {
 function step<T>(args: string[]): Promise<T> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], {
-      env: { MAX_CORPUS_BYTES: String(1024 ** 3), ...process.env, LOG_LEVEL: 'silent' },
+      env: { MAX_CORPUS_BYTES: String(1024 ** 3), ...RUNTIME, ...process.env, LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';
