@@ -143,6 +143,8 @@ function printTable(
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'bench-scale-'));
   const largest = Math.max(...SIZES_MB) * 1e6;
+  const runtime = Object.entries(RUNTIME).map(([name, value]) => `${name}=${value}`);
+  console.log(`runtime: ${runtime.length > 0 ? runtime.join(' ') : 'glibc and Node defaults'}`);
   console.error(`building a corpus of up to ${mb(largest)} from text on this machine ...`);
   const corpus = buildCorpus(largest);
   let redis: Awaited<ReturnType<typeof startRedisServer>> | undefined;
