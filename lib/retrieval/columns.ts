@@ -1,9 +1,9 @@
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Room for at least `needed` items, growing by half: amortised appends. */
+/** Room for at least `needed` items, growing by half (by a quarter past 8 M): amortised appends. */
 function grownLength(current: number, needed: number): number {
-  return Math.max(needed, 16, Math.ceil(current * 1.5));
+  return Math.max(needed, 16, Math.ceil(current * (current < 1 << 23 ? 1.5 : 1.25)));
 }
 
 /** A growable column of 32-bit integers, one per passage: 4 bytes an item instead of 8 in a list of numbers. */

@@ -55,7 +55,8 @@ export interface ModelKeeperOptions {
   starterText?: string;
   /**
    * Quiet time after the last training or catching up before the model is settled
-   * (`NgramModel.settle`: the backward model decoded, waiting n-grams merged), default 1 s.
+   * (`NgramModel.settle`: waiting n-grams merged) and an instance that trained writes a snapshot
+   * of the rest of its tail, default 1 s.
    */
   settleAfterMs?: number;
   /**
@@ -138,18 +139,18 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
   });
 
   /**
-   * Settles the model (`NgramModel.settle`) once training and catching up have been quiet for
-   * `settleAfterMs`: a long-lived server then replies from the sorted counts alone (sampling about
-   * 20% faster on the KJV trained in 100 parts), and after a cold start its first chit-chat reply
-   * does not wait for the backward model to be decoded. In a serverless function the timer may
-   * never fire; nothing depends on it.
+   * Once training and catching up have been quiet for `settleAfterMs`: settles the model
+   * (`NgramModel.settle`), so a long-lived server replies from the sorted counts alone (sampling
+   * about 20% faster on the KJV trained in 100 parts), and, on an instance that trained, writes a
+   * snapshot of whatever tail is left (`atQuietTime`), so a cold start after a training session
+   * replays nothing. In a serverless function the timer may never fire; nothing depends on it.
    */
   function settleLater(): void {
     clearTimeout(settleTimer);
     settleTimer = setTimeout(() => {
       void serialized(async () => {
         model.settle();
-      });
+      }).then(() => snapshots.atQuietTime());
     }, options.settleAfterMs ?? SETTLE_AFTER_MS);
     settleTimer.unref?.();
   }
@@ -359,6 +360,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       if (document.format === 'dialogue') batch.rpush(trainingKeys.dialogue, document.text);
       trainOptions.also?.(batch, { tokens: tokens.length });
       const position = source.positionOf((await batch.exec()).slice(1));
+      snapshots.trained();
       await serialized(() => catchUp(position));
       return { tokens: tokens.length, vocabSize: model.vocabSize, chunk: position.chunks };
     },

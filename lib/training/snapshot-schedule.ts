@@ -46,14 +46,23 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
   /** Chunks the latest snapshot this instance knows of covers. */
   let covered = 0;
   let pending: Promise<void> | undefined;
+  /** This instance trained a chunk since it last wrote a snapshot. */
+  let trainedHere = false;
+
+  /** The tail is past the bound, or (at quiet time) anything this instance trained is in it. */
+  function due(quiet: boolean): boolean {
+    const after = tail.after(covered);
+    return quiet ? trainedHere && (after?.bytes ?? 0) > 0 : snapshotDue(after, policy);
+  }
 
   /** Writes the snapshot when it is due; true when one was written. */
-  async function writeIfDue(): Promise<boolean> {
+  async function writeIfDue(quiet = false): Promise<boolean> {
     const prepared = await options.serialized(async () => {
       const state = options.state();
       if (!state) return undefined;
       covered = Math.max(covered, Number((await store.get(trainingKeys.snapshotChunks)) ?? 0) || 0);
-      if (!snapshotDue(tail.after(covered), policy)) return undefined;
+      if (!due(quiet)) return undefined;
+      trainedHere = false;
       const replayBytes = tail.after(covered)?.bytes;
       const started = performance.now();
       // Step by step (words, each direction of the counts, passages), with requests served in
@@ -80,6 +89,7 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
     covered = Math.max(covered, prepared.chunks);
     logInfo('snapshot_written', {
       chunks: prepared.chunks,
+      ...(quiet ? { quiet: true } : {}),
       replayBytesBefore: prepared.replayBytes,
       bytes: bytes.byteLength,
       plainBytes: prepared.plain.plainBytes,
@@ -91,8 +101,8 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
   }
 
   function schedule(): void {
-    if (!options.writes || pending || !snapshotDue(tail.after(covered), policy)) return;
-    const write = new Promise((resolve) => setTimeout(resolve, AFTER_RESPONSE_MS)).then(writeIfDue);
+    if (!options.writes || pending || !due(false)) return;
+    const write = new Promise((resolve) => setTimeout(resolve, AFTER_RESPONSE_MS)).then(() => writeIfDue());
     pending = write.then(
       (wrote) => {
         pending = undefined;
@@ -117,6 +127,30 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
     },
     /** Called after every catch-up: writes a snapshot after the response when one is due. */
     afterCatchUp: schedule,
+    /** Called when this instance trains a chunk. */
+    trained(): void {
+      trainedHere = true;
+    },
+    /**
+     * Called once training has gone quiet (no chunk for a while): an instance that trained writes
+     * a snapshot of whatever tail is left, however small, so a cold start after a training session
+     * replays nothing. A serving instance that only caught up never does (a write decodes the
+     * whole model); in a serverless function the quiet time may never come, and the bound holds.
+     */
+    atQuietTime(): Promise<boolean> {
+      if (!options.writes || pending || !due(true)) return Promise.resolve(false);
+      const write = writeIfDue(true);
+      pending = write.then(
+        () => {
+          pending = undefined;
+        },
+        (error) => {
+          pending = undefined;
+          logError('snapshot_write_failed', error);
+        },
+      );
+      return write.catch(() => false);
+    },
     /**
      * Resolves once no snapshot write is scheduled or under way: a train waits for it before it
      * adds a chunk, so however fast parts arrive the tail never grows far past the bound.

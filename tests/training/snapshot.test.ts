@@ -165,6 +165,34 @@ describe('an instance that writes a snapshot', () => {
   });
 });
 
+describe('quiet time', () => {
+  it('an instance that trained writes a snapshot of its whole tail, however small, once training goes quiet', async () => {
+    const store = createEmbeddedStore();
+    const trainer = createModelKeeper(store, { order: 3, snapshotEvery: 1000, settleAfterMs: 20 });
+    for (const text of chunks.slice(0, 2)) await trainer.train(text);
+    const deadline = Date.now() + 10_000;
+    while ((await store.get(trainingKeys.snapshotChunks)) !== '2' && Date.now() < deadline)
+      await new Promise((done) => setTimeout(done, 20));
+    expect(await store.get(trainingKeys.snapshotChunks)).toBe('2');
+    // Its counts wait encoded now, and a cold instance replays nothing.
+    expect((trainer.cached() as NgramModel).forwardDeferred).toBe(true);
+    const cold = await createModelKeeper(store, { order: 3, snapshotEvery: 1000 }).knowledge();
+    expect((cold.model as NgramModel).forwardDeferred).toBe(true);
+    expect(scoreLine(cold.model, probe)).toEqual(scoreLine(trainer.cached(), probe));
+  });
+
+  it('an instance that only caught up never writes one', async () => {
+    const store = createEmbeddedStore();
+    const trainer = createModelKeeper(store, { order: 3, snapshotEvery: 1000, settleAfterMs: 60_000 });
+    for (const text of chunks.slice(0, 2)) await trainer.train(text);
+    const reader = createModelKeeper(store, { order: 3, snapshotEvery: 1000, settleAfterMs: 20 });
+    await reader.knowledge();
+    await new Promise((done) => setTimeout(done, 300));
+    await reader.idle();
+    expect(await store.get(trainingKeys.snapshotChunks)).toBeNull();
+  });
+});
+
 describe('a cold instance on the real Redis', () => {
   it('loads the snapshot and the tail and holds exactly what the instance that trained holds', async () => {
     const { store } = await redisServices();

@@ -143,6 +143,8 @@ export function readCounts(
     counts.restoreLevel(k, size, successors, records);
     parentCount = size;
   }
+  // Every order is in trie order now, the markers the empty counts started with included.
+  counts.pendingCount = 0;
 }
 
 /** The next successor's word from its delta to `word` (-1 before the first of a run). */

@@ -41,7 +41,8 @@ export function deserializeModel(bytes: Uint8Array, options: DeserializeOptions 
     const lineCount = input.uint();
     const words: string[] = [];
     for (let n = input.uint(); n > 0; n--) words.push(input.string());
-    const vocabulary = new Vocabulary(words);
+    // Decoded strings, not slices of a text: no copies needed.
+    const vocabulary = new Vocabulary(words, true);
     const model = new NgramModel(
       { order, tokenizer, directions: directions === 2 ? 'both' : 'forward' },
       vocabulary,

@@ -20,9 +20,19 @@ export class Vocabulary {
   private readonly words: string[] = [];
   private wordIndex: WordIndex | null = null;
 
-  constructor(words: readonly string[] = []) {
+  /**
+   * The markers, then `words` in order. `ownWords`: the words are strings of their own already
+   * (decoded from a snapshot, not cut from a text), so they are kept without a copy.
+   */
+  constructor(words: readonly string[] = [], ownWords = false) {
     for (const marker of MARKERS) this.intern(marker);
-    for (const word of words) this.intern(word);
+    for (const word of words) {
+      if (!ownWords || this.ids.has(word)) this.intern(word);
+      else {
+        this.ids.set(word, this.words.length);
+        this.words.push(word);
+      }
+    }
   }
 
   /** Number of ids in use, markers included. */
