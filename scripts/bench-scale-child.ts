@@ -1,18 +1,21 @@
 /**
  * One measured step of `npm run bench:scale`, in a process of its own so that its peak and
- * resident memory are its own: `train FILE DATA_DIR` trains a corpus into an embedded store,
+ * resident memory are its own: `train FILE DATA_DIR TAIL_DIR` trains a corpus into an embedded
+ * store, keeps a copy of it in TAIL_DIR as training left it, then waits for the quiet-time snapshot,
  * `copy DATA_DIR URL TOKEN` copies the trained store to Redis (through the Upstash REST bridge),
  * `cold embedded DATA_DIR` / `cold upstash URL TOKEN` start an instance and answer. Prints one
  * JSON line.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { DatabaseSync } from 'node:sqlite';
 import { chatHandlers } from '../lib/chat/handlers.js';
 import { parseConfig } from '../lib/config/index.js';
 import { endpoint } from '../lib/http/index.js';
 import { mulberry32 } from '../lib/reply/index.js';
 import { createServices, type Services } from '../lib/services/index.js';
-import { createEmbeddedStore, type Store, upstashStore } from '../lib/store/index.js';
+import { createEmbeddedStore, STORE_FILE, type Store, upstashStore } from '../lib/store/index.js';
 import { trainHandlers } from '../lib/training/handlers.js';
 import { trainingKeys } from '../lib/training/index.js';
 import { trainingParts } from './bench-services.js';
@@ -74,7 +77,12 @@ function catchSnapshotLogs(): Record<string, number>[] {
   return written;
 }
 
-async function train(file: string, dataDir: string) {
+/** Bytes of the parts after the first `covered`: what a cold start replays. */
+function tailBytesOf(parts: string[], covered: number): number {
+  return parts.slice(covered).reduce((sum, part) => sum + Buffer.byteLength(part), 0);
+}
+
+async function train(file: string, dataDir: string, tailDir: string) {
   const text = readFileSync(file, 'utf8');
   const parts = trainingParts(text);
   const store = createEmbeddedStore({ dataDir });
@@ -100,8 +108,21 @@ async function train(file: string, dataDir: string) {
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  delay.disable();
   const stats = await services.model.stats();
+  // The store as a serverless instance leaves it (the tail since the last snapshot still to
+  // replay), copied consistently by SQLite, before the quiet-time snapshot a long-lived server
+  // writes once training stops.
+  mkdirSync(tailDir, { recursive: true });
+  const sqlite = new DatabaseSync(join(dataDir, STORE_FILE));
+  sqlite.exec(`VACUUM INTO '${join(tailDir, STORE_FILE).replaceAll("'", "''")}'`);
+  sqlite.close();
+  const quietBefore = snapshots.length;
+  const deadline = Date.now() + 60_000;
+  while (snapshots.length === quietBefore && stats.snapshotChunks < stats.chunks && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await services.model.idle();
+  }
+  delay.disable();
   const snapshot = await store.getBlob(trainingKeys.snapshot);
   const bytes = Buffer.byteLength(text);
   return {
@@ -114,6 +135,7 @@ async function train(file: string, dataDir: string) {
     snapshotBytes: snapshot?.byteLength ?? 0,
     chunks: stats.chunks,
     snapshotChunks: stats.snapshotChunks,
+    tailBytes: stats.snapshotChunks < stats.chunks ? tailBytesOf(parts, stats.snapshotChunks) : 0,
     longestBlockMs: delay.max / 1e6,
     snapshots,
     refused,
@@ -168,7 +190,7 @@ async function cold(store: () => Store) {
 
 async function main(args: string[]): Promise<unknown> {
   const [step, ...rest] = args;
-  if (step === 'train') return train(rest[0], rest[1]);
+  if (step === 'train') return train(rest[0], rest[1], rest[2]);
   if (step === 'copy') return copy(rest[0], rest[1], rest[2]);
   if (step === 'cold' && rest[0] === 'embedded') return cold(() => createEmbeddedStore({ dataDir: rest[1] }));
   if (step === 'cold' && rest[0] === 'upstash')

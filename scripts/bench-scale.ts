@@ -41,6 +41,8 @@ interface TrainFigures {
   snapshotBytes: number;
   chunks: number;
   snapshotChunks: number;
+  /** Bytes a cold start replays as training left the store (before the quiet-time snapshot). */
+  tailBytes: number;
   longestBlockMs: number;
   snapshots: Record<string, number>[];
   refused?: string;
@@ -83,7 +85,13 @@ function withGrowth(values: number[], format: (value: number) => string): string
 }
 
 function printTable(
-  rows: { size: number; train: TrainFigures; embedded: ColdFigures; upstash?: ColdFigures }[],
+  rows: {
+    size: number;
+    train: TrainFigures;
+    embedded: ColdFigures;
+    tail: ColdFigures;
+    upstash?: ColdFigures;
+  }[],
 ) {
   const columns: [string, string[]][] = [
     [
@@ -115,22 +123,37 @@ function printTable(
       'longest snapshot block',
       rows.map((row) => ms(Math.max(0, ...row.train.snapshots.map((s) => s.blockMs ?? 0)))),
     ],
+    ['tail replayed', rows.map((row) => mb(row.train.tailBytes))],
     [
-      'cold→answer embedded',
+      'cold→answer embedded, tail',
       withGrowth(
-        rows.map((row) => row.embedded.firstAnswerMs),
+        rows.map((row) => row.tail.firstAnswerMs),
         ms,
       ),
     ],
     [
       'RSS after',
       withGrowth(
+        rows.map((row) => row.tail.rssAfter),
+        mb,
+      ),
+    ],
+    ['cold→answer Upstash, tail', rows.map((row) => (row.upstash ? ms(row.upstash.firstAnswerMs) : 'n/a'))],
+    ['RSS after (Upstash)', rows.map((row) => (row.upstash ? mb(row.upstash.rssAfter) : 'n/a'))],
+    [
+      'cold→answer embedded, quiet snapshot',
+      withGrowth(
+        rows.map((row) => row.embedded.firstAnswerMs),
+        ms,
+      ),
+    ],
+    [
+      'RSS after (quiet)',
+      withGrowth(
         rows.map((row) => row.embedded.rssAfter),
         mb,
       ),
     ],
-    ['cold→answer Upstash', rows.map((row) => (row.upstash ? ms(row.upstash.firstAnswerMs) : 'n/a'))],
-    ['RSS after (Upstash)', rows.map((row) => (row.upstash ? mb(row.upstash.rssAfter) : 'n/a'))],
     ['reply p50', rows.map((row) => ms(row.embedded.replyP50Ms))],
   ];
   const widths = columns.map(([name, cells]) => Math.max(name.length, ...cells.map((cell) => cell.length)));
@@ -160,19 +183,23 @@ async function main(): Promise<void> {
       const file = join(work, `corpus-${size}.txt`);
       writeFileSync(file, prefixOf(corpus, size * 1e6));
       const dataDir = join(work, `data-${size}`);
+      const tailDir = join(work, `tail-${size}`);
       console.error(`${size} MB: training ...`);
-      const train = await step<TrainFigures>(['train', file, dataDir]);
-      console.error(`${size} MB: cold start on the embedded store ...`);
+      const train = await step<TrainFigures>(['train', file, dataDir, tailDir]);
+      console.error(`${size} MB: cold start on the embedded store, tail to replay ...`);
+      const tail = await step<ColdFigures>(['cold', 'embedded', tailDir]);
+      console.error(`${size} MB: cold start on the embedded store after the quiet-time snapshot ...`);
       const embedded = await step<ColdFigures>(['cold', 'embedded', dataDir]);
       let upstash: ColdFigures | undefined;
       if (bridge) {
         const token = await bridge.allocateDatabase();
-        await step(['copy', dataDir, bridge.url, token]);
+        await step(['copy', tailDir, bridge.url, token]);
         console.error(`${size} MB: cold start on Upstash (bridge) ...`);
         upstash = await step<ColdFigures>(['cold', 'upstash', bridge.url, token]);
       }
-      rows.push({ size, train, embedded, upstash });
+      rows.push({ size, train, embedded, tail, upstash });
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(tailDir, { recursive: true, force: true });
     }
   } finally {
     await bridge?.close();
