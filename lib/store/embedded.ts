@@ -531,11 +531,11 @@ function entryCrc(
   return crc;
 }
 
-function itemCrc(key: string, pos: number, value: string): number {
+function itemCrc(key: string, pos: number, value: string | Uint8Array): number {
   return crc32(value, crc32(`${key}\0${pos}\0`));
 }
 
-function fieldCrc(key: string, field: string, value: string): number {
+function fieldCrc(key: string, field: string, value: string | Uint8Array): number {
   return crc32(value, crc32(`${key}\0${field}\0`));
 }
 
@@ -621,7 +621,11 @@ function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-/** Reads the whole file read-only: SQLite's structural check, then every row's checksum. */
+/**
+ * Reads the whole file read-only: SQLite's structural check, then every row's checksum. Values
+ * are read as their stored UTF-8 bytes (CAST AS BLOB), which is what the checksum of a string
+ * covers, so no text is decoded only to be encoded again (20 MB of chunks: 140 -> 35 ms).
+ */
 function findDamage(path: string): string | undefined {
   let db: DatabaseSync | undefined;
   try {
@@ -637,7 +641,7 @@ function findDamage(path: string): string | undefined {
     const checks: [string, string, (row: Record<string, unknown>) => number][] = [
       [
         'entries',
-        'SELECT key, type, value, head, size, expires_at, crc FROM entries',
+        'SELECT key, type, CAST(value AS BLOB) AS value, head, size, expires_at, crc FROM entries',
         (row) =>
           entryCrc(
             row.key as string,
@@ -650,13 +654,13 @@ function findDamage(path: string): string | undefined {
       ],
       [
         'list_items',
-        'SELECT key, pos, value, crc FROM list_items',
-        (row) => itemCrc(row.key as string, row.pos as number, row.value as string),
+        'SELECT key, pos, CAST(value AS BLOB) AS value, crc FROM list_items',
+        (row) => itemCrc(row.key as string, row.pos as number, row.value as Uint8Array),
       ],
       [
         'hash_fields',
-        'SELECT key, field, value, crc FROM hash_fields',
-        (row) => fieldCrc(row.key as string, row.field as string, row.value as string),
+        'SELECT key, field, CAST(value AS BLOB) AS value, crc FROM hash_fields',
+        (row) => fieldCrc(row.key as string, row.field as string, row.value as Uint8Array),
       ],
       [
         'set_members',

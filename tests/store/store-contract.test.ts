@@ -151,7 +151,10 @@ describe('Embedded store persistence', () => {
     await first.set('kept', 'yes');
     await first.rpush('list', 'a', 'b');
     await first.rpush('list', 'c');
-    await first.hset('h', { x: '1' });
+    // Text beyond ASCII: the start-up check reads values as their UTF-8 bytes.
+    await first.rpush('unicode', 'Café — 3 €', '日本語のテキスト', 'emoji 🙂');
+    await first.hset('h', { x: '1', y: 'naïve façade' });
+    await first.set('greeting', 'Grüß Gott');
     await first.setBlob('blob', new Uint8Array([9, 8, 7]));
     await first.set('short', 'gone soon', { ttlSeconds: 10 });
     await first.sadd('words', 'x', 'y');
@@ -160,7 +163,9 @@ describe('Embedded store persistence', () => {
     const second = createEmbeddedStore({ dataDir: dir, now: () => time });
     expect(await second.get('kept')).toBe('yes');
     expect(await second.lrange('list', 0, -1)).toEqual(['a', 'b', 'c']);
-    expect(await second.hgetall('h')).toEqual({ x: '1' });
+    expect(await second.hgetall('h')).toEqual({ x: '1', y: 'naïve façade' });
+    expect(await second.lrange('unicode', 0, -1)).toEqual(['Café — 3 €', '日本語のテキスト', 'emoji 🙂']);
+    expect(await second.get('greeting')).toBe('Grüß Gott');
     expect(await second.getBlob('blob')).toEqual(new Uint8Array([9, 8, 7]));
     expect(await second.get('short')).toBe('gone soon');
     expect(await second.get('counter')).toBeNull();
