@@ -183,7 +183,7 @@ function readVersion3(input: ByteReader): PassageIndex {
     if (flags & HAS_PAGE) index.pages.set(id, input.uint());
   }
   sectionsSized(index, sizes);
-  readPostings(input, index.terms);
+  readPostingsByTerm(input, index.terms);
   return index;
 }
 
@@ -213,14 +213,20 @@ function readVersion2(input: ByteReader): PassageIndex {
     sections.push(section);
     index.sectionSizes[section]++;
   }
-  readPostings(input, index.terms);
+  readPostingsByTerm(input, index.terms);
   return index;
 }
 
+/**
+ * Version 4: the terms as one text, a line each (a term never holds a line break), the number of
+ * postings, then per term its count and (id step, frequency) pairs: read in one pass into one array.
+ */
 function writePostings(out: ByteWriter, lists: PostingLists): void {
-  out.uint(lists.size);
-  for (const [term, pairs] of lists.entries()) {
-    out.string(term);
+  const entries = [...lists.entries()];
+  out.uint(entries.length);
+  out.string(entries.map(([term]) => term).join('\n'));
+  out.uint(entries.reduce((sum, [, pairs]) => sum + pairs.length / 2, 0));
+  for (const [, pairs] of entries) {
     out.uint(pairs.length / 2);
     let previous = 0;
     for (let i = 0; i < pairs.length; i += 2) {
@@ -232,13 +238,48 @@ function writePostings(out: ByteWriter, lists: PostingLists): void {
 }
 
 function readPostings(input: ByteReader, lists: PostingLists): void {
-  lists.load(input.uint(), (_termId, put) => {
-    const term = input.string();
+  const termCount = input.uint();
+  const joined = input.string();
+  const terms = termCount === 0 ? [] : joined.split('\n');
+  if (terms.length !== termCount) throw new RangeError('passage index damaged');
+  const data = new Int32Array(2 * input.uint());
+  const starts = new Int32Array(termCount + 1);
+  let at = 0;
+  for (let termId = 0; termId < termCount; termId++) {
     let previous = 0;
     for (let count = input.uint(); count > 0; count--) {
+      if (at + 2 > data.length) throw new RangeError('passage index damaged');
       previous += input.uint();
-      put(previous, input.uint());
+      data[at++] = previous;
+      data[at++] = input.uint();
     }
-    return term;
-  });
+    starts[termId + 1] = at;
+  }
+  if (at !== data.length) throw new RangeError('passage index damaged');
+  lists.load(terms, data, starts);
+}
+
+/** Versions 2 and 3: per term its text, its count and its pairs. */
+function readPostingsByTerm(input: ByteReader, lists: PostingLists): void {
+  const termCount = input.uint();
+  const terms: string[] = [];
+  const starts = new Int32Array(termCount + 1);
+  let data = new Int32Array(1024);
+  let at = 0;
+  for (let termId = 0; termId < termCount; termId++) {
+    terms.push(input.string());
+    let previous = 0;
+    for (let count = input.uint(); count > 0; count--) {
+      if (at + 2 > data.length) {
+        const grown = new Int32Array(data.length * 2);
+        grown.set(data);
+        data = grown;
+      }
+      previous += input.uint();
+      data[at++] = previous;
+      data[at++] = input.uint();
+    }
+    starts[termId + 1] = at;
+  }
+  lists.load(terms, data.slice(0, at), starts);
 }

@@ -48,34 +48,17 @@ export class PostingLists {
   }
 
   /**
-   * Loads the lists of a snapshot: `read` is called once per term with `put`, which appends one
-   * posting to the term being read. All of them land in one array, which each term then views.
+   * Loads the lists of a snapshot: `terms` in term id order, and the pairs of term i at
+   * `data[starts[i]..starts[i+1])` (`data` is taken, not copied). Each term views the one array.
    */
-  load(termCount: number, read: (termId: number, put: (id: number, tf: number) => void) => string): void {
+  load(terms: string[], data: Int32Array, starts: Int32Array): void {
     if (this.terms.length > 0) throw new Error('PostingLists.load: not empty');
-    let data = new Int32Array(Math.max(16, termCount * 4));
-    let length = 0;
-    const put = (id: number, tf: number) => {
-      if (length + PAIR > data.length) {
-        const grown = new Int32Array(Math.ceil(data.length * 1.5) + PAIR);
-        grown.set(data);
-        data = grown;
-      }
-      data[length++] = id;
-      data[length++] = tf;
-    };
-    const starts = new Int32Array(termCount + 1);
-    for (let termId = 0; termId < termCount; termId++) {
-      const term = read(termId, put);
+    terms.forEach((term, termId) => {
       this.ids.set(term, termId);
       this.terms.push(term);
-      starts[termId + 1] = length;
-    }
-    const shared = data.length === length ? data : data.slice(0, length);
-    for (let termId = 0; termId < termCount; termId++) {
-      this.lists.push(shared.subarray(starts[termId], starts[termId + 1]));
+      this.lists.push(data.subarray(starts[termId], starts[termId + 1]));
       this.used.push(starts[termId + 1] - starts[termId]);
-    }
+    });
   }
 
   private termId(term: string): number {

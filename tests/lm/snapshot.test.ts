@@ -135,13 +135,20 @@ describe('model snapshots', () => {
     expect(scoreLine(loaded, 'a b d').logProbs).toEqual(scoreLine(plain, 'a b d').logProbs);
   });
 
-  it('keeps the layout of version 2 byte for byte, and reads version 1 as its first writer wrote it', () => {
+  it('keeps the layout of version 3 byte for byte, and reads versions 2 and 1 as their writers wrote them', () => {
     // Successors are inserted out of word order here.
     const tiny = createModel({ order: 3, tokenizer: 'whitespace' });
     tiny.addText('c b a\na c b c\nb a c a\nc a b');
     expect(Buffer.from(tiny.serialize()).toString('base64')).toBe(
-      'TkdMTQIDAQIOBAMBYwFiAWEABgAAAwMDAwwAAwADAwMDAQECAgECAQICAQECAQEBAgIBAQICAgEOAgEBAAICAAECAAIBBAEFAwMCAgICAgEEAQIBAQEBAQEBAQEBAQEBAQYAAAMDAwMMAAMAAwMDAwEBAgIBAgECAgEBAQECAgECAQIBAQICDgEBAgABAgACAQACAgQFAwEDAgICAwMCAwIBAQEBAQEBAQEBAQEBAQE=',
+      'TkdMTQMDAQIOBAMFYwpiCmEABgAAAwMDAwwAAwADAwMDAQECAgECAQICAQECAQEBAgIBAQICAgEOAgEBAAICAAECAAIBBAEFAwMCAgICAgEEAQIBAQEBAQEBAQEBAQEBAQYAAAMDAwMMAAMAAwMDAwEBAgIBAgECAgEBAQECAgECAQIBAQICDgEBAgABAgACAQACAgQFAwEDAgICAwMCAwIBAQEBAQEBAQEBAQEBAQE=',
     );
+    // Version 2 wrote each word as a string of its own.
+    const version2 = Buffer.from(
+      'TkdMTQIDAQIOBAMBYwFiAWEABgAAAwMDAwwAAwADAwMDAQECAgECAQICAQECAQEBAgIBAQICAgEOAgEBAAICAAECAAIBBAEFAwMCAgICAgEEAQIBAQEBAQEBAQEBAQEBAQYAAAMDAwMMAAMAAwMDAwEBAgIBAgECAgEBAQECAgECAQIBAQICDgEBAgABAgACAQACAgQFAwEDAgICAwMCAwIBAQEBAQEBAQEBAQEBAQE=',
+      'base64',
+    );
+    expect(deserializeModel(version2).serialize()).toEqual(tiny.serialize());
+    expect(deserializeModel(version2, { deferCounts: true }).serialize()).toEqual(tiny.serialize());
     const version1 = Buffer.from(
       'TkdMTQEDAQIOBAMBYwFiAWEABgAAAwMDAwwAAwMCAQEBAQADAgECAgECAwIBAQECAgMCAgECAQEOAgQBAQEBBQEBAwEAAgMBAgECAgECAQABAgECAgEBAQACBAEBAQECAQYAAAMDAwMMAAMDAQEBAQIAAwICAgEBAgMCAQECAgEDAgEBAgECDgEEAQEFAQIDAQEBAAEDAQICAQIBAAICAQMBAQMBAAICAQMBAgIBAQE=',
       'base64',

@@ -7,6 +7,7 @@ import {
   SNAPSHOT_MAGIC,
   SnapshotFormatError,
   TOKENIZER_CODES,
+  WORDS_AS_LINES_VERSION,
 } from './snapshot-format.js';
 
 /** Options of `deserializeModel`. */
@@ -39,8 +40,13 @@ export function deserializeModel(bytes: Uint8Array, options: DeserializeOptions 
     }
     const tokenCount = input.uint();
     const lineCount = input.uint();
-    const words: string[] = [];
-    for (let n = input.uint(); n > 0; n--) words.push(input.string());
+    const wordCount = input.uint();
+    let words: string[] = [];
+    if (version >= WORDS_AS_LINES_VERSION) {
+      const text = input.string();
+      words = wordCount === 0 ? [] : text.split('\n');
+      if (words.length !== wordCount) throw new SnapshotFormatError('corrupt snapshot vocabulary');
+    } else for (let n = wordCount; n > 0; n--) words.push(input.string());
     // Decoded strings, not slices of a text: no copies needed.
     const vocabulary = new Vocabulary(words, true);
     const model = new NgramModel(

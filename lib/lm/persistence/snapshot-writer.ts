@@ -48,7 +48,7 @@ export function* snapshotWriteSteps(
   out.uint(model.lineCount);
   const words = model.vocabulary.list();
   out.uint(words.length - MARKER_COUNT);
-  for (let id = MARKER_COUNT; id < words.length; id++) out.string(words[id]);
+  out.string(words.slice(MARKER_COUNT).join('\n'));
   const rows = [...model.casing.rows()];
   out.uint(rows.length);
   for (const [id, sentenceStart, form, count] of rows) {
