@@ -4,10 +4,12 @@ import { HttpError } from '../http/index.js';
 
 /**
  * Memory an instance needs per byte of training text, at the peak of training (the largest need:
- * the model, the passage index and a part being learned at once), and before any text. Measured
- * with `npm run bench:scale`; docs/scaling.md has the figures.
+ * a snapshot write, one direction of the counts decoded beside the passage index), and before any
+ * text. Measured with `npm run bench:scale` under glibc's and Node's default settings, which a
+ * deployment has unless it sets the ones `npm start` runs with (908 MB peak at 20 MB of text,
+ * against 702 MB with them); docs/scaling.md has the figures.
  */
-export const MEMORY_PER_TEXT_BYTE = 42;
+export const MEMORY_PER_TEXT_BYTE = 34;
 export const BASE_MEMORY_BYTES = 240 * 2 ** 20;
 /** Share of the memory the ceiling plans to use; the rest is left for requests in flight. */
 const HEADROOM = 0.85;
