@@ -1,12 +1,13 @@
 /**
  * One measured step of `npm run bench:scale`, in a process of its own so that its peak and
- * resident memory are its own: `train FILE DATA_DIR TAIL_DIR` trains a corpus into an embedded
+ * resident memory are its own: `train PARTS_DIR DATA_DIR TAIL_DIR` trains the parts of a corpus
+ * (one file each, read one at a time) into an embedded
  * store, keeps a copy of it in TAIL_DIR as training left it, then waits for the quiet-time snapshot,
  * `copy DATA_DIR URL TOKEN` copies the trained store to Redis (through the Upstash REST bridge),
  * `cold embedded DATA_DIR` / `cold upstash URL TOKEN` start an instance and answer. Prints one
  * JSON line.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DatabaseSync } from 'node:sqlite';
@@ -18,7 +19,6 @@ import { createServices, type Services } from '../lib/services/index.js';
 import { createEmbeddedStore, STORE_FILE, type Store, upstashStore } from '../lib/store/index.js';
 import { trainHandlers } from '../lib/training/handlers.js';
 import { trainingKeys } from '../lib/training/index.js';
-import { trainingParts } from './bench-services.js';
 
 const MESSAGES = [
   'Who was the mother of Samuel?',
@@ -78,13 +78,22 @@ function catchSnapshotLogs(): Record<string, number>[] {
 }
 
 /** Bytes of the parts after the first `covered`: what a cold start replays. */
-function tailBytesOf(parts: string[], covered: number): number {
-  return parts.slice(covered).reduce((sum, part) => sum + Buffer.byteLength(part), 0);
+function tailBytesOf(partBytes: number[], covered: number): number {
+  return partBytes.slice(covered).reduce((sum, bytes) => sum + bytes, 0);
 }
 
-async function train(file: string, dataDir: string, tailDir: string) {
-  const text = readFileSync(file, 'utf8');
-  const parts = trainingParts(text);
+/** The part files of a corpus (`part-00001.txt`, ...), in order. */
+function partFilesOf(partsDir: string): string[] {
+  return readdirSync(partsDir)
+    .filter((name) => /^part-\d+\.txt$/.test(name))
+    .sort()
+    .map((name) => join(partsDir, name));
+}
+
+async function train(partsDir: string, dataDir: string, tailDir: string) {
+  // One part in memory at a time, as a server receives them: the corpus is not the service's memory.
+  const parts = partFilesOf(partsDir);
+  const partBytes = parts.map((part) => statSync(part).size);
   const store = createEmbeddedStore({ dataDir });
   const services = servicesOn(store);
   const { setLogLevel } = await import('../lib/log/index.js');
@@ -96,7 +105,8 @@ async function train(file: string, dataDir: string, tailDir: string) {
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   let refused: string | undefined;
-  for (const part of parts) {
+  for (const partFile of parts) {
+    const part = readFileSync(partFile, 'utf8');
     const response = await handler.fetch(post('/api/train', { text: part }));
     if (!response.ok) {
       refused = `${response.status} ${await response.text()}`;
@@ -124,7 +134,7 @@ async function train(file: string, dataDir: string, tailDir: string) {
   }
   delay.disable();
   const snapshot = await store.getBlob(trainingKeys.snapshot);
-  const bytes = Buffer.byteLength(text);
+  const bytes = partBytes.reduce((sum, size) => sum + size, 0);
   return {
     bytes,
     parts: parts.length,
@@ -135,7 +145,7 @@ async function train(file: string, dataDir: string, tailDir: string) {
     snapshotBytes: snapshot?.byteLength ?? 0,
     chunks: stats.chunks,
     snapshotChunks: stats.snapshotChunks,
-    tailBytes: stats.snapshotChunks < stats.chunks ? tailBytesOf(parts, stats.snapshotChunks) : 0,
+    tailBytes: stats.snapshotChunks < stats.chunks ? tailBytesOf(partBytes, stats.snapshotChunks) : 0,
     longestBlockMs: delay.max / 1e6,
     snapshots,
     refused,

@@ -10,12 +10,13 @@
  * memory settings of `npm start` unless `BENCH_SCALE_RUNTIME=default`.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startRedisServer } from '../tests/support/redis-server.js';
 import { startUpstashBridge } from '../tests/support/upstash-bridge.js';
 import { buildCorpus, prefixOf } from './bench-scale-corpus.js';
+import { trainingParts } from './bench-services.js';
 
 const CHILD = resolve(import.meta.dirname, 'bench-scale-child.ts');
 const SIZES_MB = (process.env.BENCH_SCALE_SIZES ?? '1,5,20,50').split(',').map(Number);
@@ -180,12 +181,16 @@ async function main(): Promise<void> {
   const rows = [];
   try {
     for (const size of SIZES_MB) {
-      const file = join(work, `corpus-${size}.txt`);
-      writeFileSync(file, prefixOf(corpus, size * 1e6));
+      // Cut into parts here, so the process that trains holds one part at a time, as a server does.
+      const partsDir = join(work, `parts-${size}`);
+      mkdirSync(partsDir, { recursive: true });
+      trainingParts(prefixOf(corpus, size * 1e6)).forEach((part, i) => {
+        writeFileSync(join(partsDir, `part-${String(i + 1).padStart(5, '0')}.txt`), part);
+      });
       const dataDir = join(work, `data-${size}`);
       const tailDir = join(work, `tail-${size}`);
       console.error(`${size} MB: training ...`);
-      const train = await step<TrainFigures>(['train', file, dataDir, tailDir]);
+      const train = await step<TrainFigures>(['train', partsDir, dataDir, tailDir]);
       console.error(`${size} MB: cold start on the embedded store, tail to replay ...`);
       const tail = await step<ColdFigures>(['cold', 'embedded', tailDir]);
       console.error(`${size} MB: cold start on the embedded store after the quiet-time snapshot ...`);
@@ -200,6 +205,7 @@ async function main(): Promise<void> {
       rows.push({ size, train, embedded, tail, upstash });
       rmSync(dataDir, { recursive: true, force: true });
       rmSync(tailDir, { recursive: true, force: true });
+      rmSync(partsDir, { recursive: true, force: true });
     }
   } finally {
     await bridge?.close();

@@ -176,6 +176,9 @@ export class NgramModel implements LanguageModel {
   }
 
   private encode(slot: CountsSlot, load: CountsLoader, encodedBytes: number): void {
+    // Nothing else holds the decoded counts (the estimator goes with them; replies hold neither
+    // across an await), so their memory goes back at once.
+    slot.counts.release();
     const empty = new NgramCounts(this.order);
     slot.counts = empty;
     slot.estimator = new KneserNeyEstimator(empty);

@@ -259,6 +259,15 @@ export class PassageIndex {
     this.terms.addAll(id, terms);
   }
 
+  /**
+   * Lays the posting lists back to back again (`PostingLists.pack`): training leaves an array per
+   * term; packed, they cost no object each. The snapshot writer calls it once the index is written.
+   */
+  pack(): void {
+    this.terms.pack();
+    this.headingTerms.pack();
+  }
+
   passage(id: number): Passage {
     const extras = {
       ...(this.markdowns.has(id) ? { markdown: this.markdowns.get(id) } : {}),

@@ -105,6 +105,7 @@ export function* plainSnapshotSteps(
   const modelBytes = yield* snapshotWriteSteps(model, options);
   yield;
   const indexBytes = serializePassageIndex(passages);
+  passages.pack();
   const plainBytes = modelBytes.byteLength + indexBytes.byteLength;
   const header = new TextEncoder().encode(
     JSON.stringify({

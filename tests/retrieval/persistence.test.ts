@@ -65,6 +65,17 @@ describe('passage index persistence', () => {
     expect(serializePassageIndex(loaded)).toEqual(serializePassageIndex(index));
   });
 
+  it('finds the same after its posting lists are packed, and goes on growing after', () => {
+    const index = sample();
+    const packed = sample();
+    packed.pack();
+    expect(contents(packed)).toEqual(contents(index));
+    for (const other of [index, packed])
+      other.addChunk(3, 'Widgets ship fast from the earth.\nNew words arrive.');
+    expect(contents(packed)).toEqual(contents(index));
+    expect(serializePassageIndex(packed)).toEqual(serializePassageIndex(index));
+  });
+
   it('reads version 3, passage after passage, as its writer wrote it', () => {
     const index = sample();
     const out = new ByteWriter();

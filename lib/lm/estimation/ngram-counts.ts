@@ -1,4 +1,4 @@
-import { nextCapacity, resizeInt32 } from '../querying/growth.js';
+import { freeNow, nextCapacity, resizeInt32 } from '../querying/growth.js';
 import { NgramLevel } from '../querying/ngram-level.js';
 import { BOS, EOS } from '../words/vocabulary.js';
 
@@ -146,6 +146,7 @@ export class CountLevel {
         slots[i] = (h << idBits) | (id + 1);
       }
     }
+    if (this.wide !== EMPTY_SLOTS) freeNow(this.wide);
     this.wide = slots;
     this.wideIdBits = idBits;
   }
@@ -170,12 +171,25 @@ export class CountLevel {
     const current = this.entries.length / this.stride;
     const capacity =
       this.sorted > 0 ? Math.max(needed + 1, Math.ceil(current * 1.125)) : nextCapacity(current, needed + 1);
-    this.setRecords(resizeInt32(this.entries, this.recordsFor(capacity)));
+    const old = this.entries;
+    this.setRecords(resizeInt32(old, this.recordsFor(capacity)));
+    freeNow(old);
   }
 
   /** Drops the spare capacity (after a compaction or a restore). */
   trim(): void {
-    this.setRecords(this.entries.slice(0, this.recordsFor(this.size)));
+    const old = this.entries;
+    this.setRecords(old.slice(0, this.recordsFor(this.size)));
+    freeNow(old);
+  }
+
+  /** Gives back the memory of its arrays at once; the level is unusable after. */
+  release(): void {
+    freeNow(this.entries);
+    if (this.wide !== EMPTY_SLOTS) freeNow(this.wide);
+    this.wide = EMPTY_SLOTS;
+    this.pending = null;
+    this.pendingHeads = null;
   }
 
   get byteLength(): number {
@@ -340,7 +354,13 @@ export class NgramCounts {
     unigrams.sorted = unigrams.size;
     unigrams.trim();
     let rank: Int32Array | null = null;
-    for (let k = 2; k <= this.order; k++) rank = this.compactLevel(k, rank, contextsOf[k]);
+    for (let k = 2; k <= this.order; k++) {
+      const next = this.compactLevel(k, rank, contextsOf[k]);
+      freeNow(rank);
+      freeNow(contextsOf[k]);
+      rank = next;
+    }
+    freeNow(rank);
     if (this.order === 1) return;
     const root = this.levels[0].contexts!;
     root[FIRST_CHILD] = 0;
@@ -413,6 +433,12 @@ export class NgramCounts {
     level.pending = null;
     level.pendingHeads = null;
     level.indexWide(parentContexts, parentSize);
+    freeNow(entries);
+    freeNow(order);
+    freeNow(words);
+    freeNow(starts);
+    freeNow(next);
+    if (contextRank !== contextOf) freeNow(contextRank);
     return rank;
   }
 
@@ -531,6 +557,16 @@ export class NgramCounts {
   /** Number of entries of order k. */
   entries(k: number): number {
     return this.levels[k].size;
+  }
+
+  /**
+   * Gives back the memory of every array at once, rather than when the garbage collector gets to
+   * it (a snapshot write lets a direction go just before it decodes the other). The counts are
+   * unusable after: their levels are gone.
+   */
+  release(): void {
+    for (const level of this.levels) level.release();
+    this.levels.length = 0;
   }
 
   /** Bytes held by typed arrays. */

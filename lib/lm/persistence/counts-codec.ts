@@ -64,9 +64,13 @@ export function copyOf(bytes: Uint8Array): Uint8Array {
   return copy;
 }
 
-/** A loader of one direction's counts from `bytes` (only them, in the layout of `version`). */
-export function countsLoader(bytes: Uint8Array, version: number): CountsLoader {
-  return (counts) => truncationReported(() => readCounts(new ByteReader(bytes), counts, version, false));
+/**
+ * A loader of one direction's counts from `bytes` (only them, in the layout of `version`).
+ * `roomToGrow`: every order gets an eighth more room, so counting what was learned meanwhile does
+ * not copy the largest arrays to grow them.
+ */
+export function countsLoader(bytes: Uint8Array, version: number, roomToGrow: boolean): CountsLoader {
+  return (counts) => truncationReported(() => readCounts(new ByteReader(bytes), counts, version, roomToGrow));
 }
 
 /** Runs `read`, turning the reader's running out of bytes into a `SnapshotFormatError`. */

@@ -61,10 +61,11 @@ export function* snapshotWriteSteps(
     yield;
     const start = out.written;
     writeCounts(out, countsOf(model, direction));
+    // With room to grow: the instance that writes snapshots is the one that goes on training.
     if (options.encodeAfter)
       model.encodeCounts(
         direction,
-        countsLoader(copyOf(out.since(start)), SNAPSHOT_VERSION),
+        countsLoader(copyOf(out.since(start)), SNAPSHOT_VERSION, true),
         out.written - start,
       );
   }
