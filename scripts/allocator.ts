@@ -5,7 +5,7 @@
  *   zstd's threads freed (measured: 430 MB after 16 large uploads against 260 MB with 2 arenas);
  * - `MALLOC_MMAP_THRESHOLD_=131072`: a fixed threshold, so the large arrays the counts and the
  *   passages are made of always come from `mmap` and go back to the system when freed (glibc's
- *   sliding threshold otherwise keeps them: peak RSS training 20 MB of text 865 MB against 560);
+ *   sliding threshold otherwise keeps them: with the other two, peak RSS training 20 MB of text 564 MB against 790);
  * - `--max-semi-space-size=16` (in `NODE_OPTIONS`): Node 24 lets the young generation grow to
  *   134 MB during a cold start; 16 MB semi-spaces keep it to about 34.
  * A deployment sets the same as environment variables of the project (`docs/scaling.md`).

@@ -5,12 +5,12 @@ import { HttpError } from '../http/index.js';
 /**
  * Memory an instance needs per byte of training text, at the peak of training (the largest need:
  * a snapshot write, one direction of the counts decoded beside the passage index), and before any
- * text. Measured with `npm run bench:scale` under glibc's and Node's default settings, which a
- * deployment has unless it sets the ones `npm start` runs with (908 MB peak at 20 MB of text,
- * against 702 MB with them); docs/scaling.md has the figures.
+ * text. A line above the peaks `npm run bench:scale` measured under glibc's and Node's default
+ * settings, which a deployment has unless it sets the ones `npm start` runs with: 262, 428, 790
+ * and 1 284 MB at 1, 5, 20 and 50 MB of text (docs/scaling.md).
  */
-export const MEMORY_PER_TEXT_BYTE = 34;
-export const BASE_MEMORY_BYTES = 240 * 2 ** 20;
+export const MEMORY_PER_TEXT_BYTE = 24;
+export const BASE_MEMORY_BYTES = 300 * 2 ** 20;
 /** Share of the memory the ceiling plans to use; the rest is left for requests in flight. */
 const HEADROOM = 0.85;
 /** The ceiling never falls below this (a tiny machine still learns a little). */
