@@ -94,67 +94,29 @@ function printTable(
     upstash?: ColdFigures;
   }[],
 ) {
+  type Row = (typeof rows)[number];
+  /** A column of figures with the growth from each size to the next. */
+  const growing = (name: string, pick: (row: Row) => number, format: (value: number) => string) =>
+    [name, withGrowth(rows.map(pick), format)] as [string, string[]];
   const columns: [string, string[]][] = [
-    [
-      'corpus',
-      withGrowth(
-        rows.map((row) => row.train.bytes),
-        mb,
-      ),
-    ],
+    growing('corpus', (row) => row.train.bytes, mb),
     [
       'train MB/s (per CPU-s)',
       rows.map((row) => `${row.train.mbPerSecond.toFixed(2)} (${row.train.mbPerCpuSecond.toFixed(2)})`),
     ],
-    [
-      'peak RSS training',
-      withGrowth(
-        rows.map((row) => row.train.peakRss),
-        mb,
-      ),
-    ],
-    [
-      'snapshot',
-      withGrowth(
-        rows.map((row) => row.train.snapshotBytes),
-        mb,
-      ),
-    ],
+    growing('peak RSS training', (row) => row.train.peakRss, mb),
+    growing('snapshot', (row) => row.train.snapshotBytes, mb),
     [
       'longest snapshot block',
       rows.map((row) => ms(Math.max(0, ...row.train.snapshots.map((s) => s.blockMs ?? 0)))),
     ],
     ['tail replayed', rows.map((row) => mb(row.train.tailBytes))],
-    [
-      'cold→answer embedded, tail',
-      withGrowth(
-        rows.map((row) => row.tail.firstAnswerMs),
-        ms,
-      ),
-    ],
-    [
-      'RSS after',
-      withGrowth(
-        rows.map((row) => row.tail.rssAfter),
-        mb,
-      ),
-    ],
+    growing('cold→answer embedded, tail', (row) => row.tail.firstAnswerMs, ms),
+    growing('RSS after', (row) => row.tail.rssAfter, mb),
     ['cold→answer Upstash, tail', rows.map((row) => (row.upstash ? ms(row.upstash.firstAnswerMs) : 'n/a'))],
     ['RSS after (Upstash)', rows.map((row) => (row.upstash ? mb(row.upstash.rssAfter) : 'n/a'))],
-    [
-      'cold→answer embedded, quiet snapshot',
-      withGrowth(
-        rows.map((row) => row.embedded.firstAnswerMs),
-        ms,
-      ),
-    ],
-    [
-      'RSS after (quiet)',
-      withGrowth(
-        rows.map((row) => row.embedded.rssAfter),
-        mb,
-      ),
-    ],
+    growing('cold→answer embedded, quiet snapshot', (row) => row.embedded.firstAnswerMs, ms),
+    growing('RSS after (quiet)', (row) => row.embedded.rssAfter, mb),
     ['reply p50', rows.map((row) => ms(row.embedded.replyP50Ms))],
   ];
   const widths = columns.map(([name, cells]) => Math.max(name.length, ...cells.map((cell) => cell.length)));

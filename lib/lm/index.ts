@@ -6,7 +6,7 @@ export { ByteReader, ByteWriter } from './persistence/byte-stream.js';
 export { restoreModel } from './persistence/restore.js';
 export { SnapshotFormatError } from './persistence/snapshot-format.js';
 export { type DeserializeOptions, deserializeModel } from './persistence/snapshot-reader.js';
-export { type SnapshotWriteOptions, snapshotWriteSteps } from './persistence/snapshot-writer.js';
+export { allSteps, type SnapshotWriteOptions, snapshotWriteSteps } from './persistence/snapshot-writer.js';
 export { type ContextState, createContextState } from './querying/context-state.js';
 export { evaluatePerplexity, type PerplexityReport, scoreLine } from './querying/scoring.js';
 export { sampleToken } from './sampling/sampling.js';

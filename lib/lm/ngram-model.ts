@@ -155,15 +155,17 @@ export class NgramModel implements LanguageModel {
    * was just written with), so what was learned so far is never counted twice.
    */
   encodeCounts(direction: Direction, load: CountsLoader, encodedBytes = 0): void {
-    const slot = direction === 'forward' ? this.forwardSlot : this.backwardSlot;
-    if (!slot) throw new Error('encodeCounts: this model has no backward direction');
-    this.encode(slot, load, encodedBytes);
+    this.encode(this.slotOf(direction), load, encodedBytes);
+  }
+
+  /** The counts of a direction the model has (decoded first when they wait encoded). */
+  countsOf(direction: Direction): NgramCounts {
+    return this.decoded(this.slotOf(direction)).counts;
   }
 
   /** About how many bytes a snapshot takes for a direction's counts, without decoding them. */
   countsBytesAbout(direction: Direction): number {
-    const slot = direction === 'forward' ? this.forwardSlot : this.backwardSlot;
-    if (!slot) return 0;
+    const slot = this.slotOf(direction);
     if (slot.load === null) {
       let entries = 0;
       for (let k = 1; k <= this.order; k++) entries += slot.counts.levels[k].size;
@@ -173,6 +175,12 @@ export class NgramModel implements LanguageModel {
     for (const flat of this.learned.slice(slot.replayFrom)) learned += flat.length;
     // Each token learned brings at most one new entry per order.
     return slot.encodedBytes + learned * this.order * SNAPSHOT_BYTES_PER_ENTRY;
+  }
+
+  private slotOf(direction: Direction): CountsSlot {
+    const slot = direction === 'forward' ? this.forwardSlot : this.backwardSlot;
+    if (!slot) throw new Error('this model has no backward direction');
+    return slot;
   }
 
   private encode(slot: CountsSlot, load: CountsLoader, encodedBytes: number): void {

@@ -100,21 +100,26 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
     return true;
   }
 
-  function schedule(): void {
-    if (!options.writes || pending || !due(false)) return;
-    const write = new Promise((resolve) => setTimeout(resolve, AFTER_RESPONSE_MS)).then(() => writeIfDue());
+  /** Keeps `write` as the write under way until it settles; `then` runs after one that wrote. */
+  function track(write: Promise<boolean>, then?: () => void): Promise<void> {
     pending = write.then(
       (wrote) => {
         pending = undefined;
-        // Chunks applied during the write may have made the next one due already.
-        if (wrote) schedule();
+        if (wrote) then?.();
       },
       (error) => {
         pending = undefined;
         logError('snapshot_write_failed', error);
       },
     );
-    waitUntil(pending);
+    return pending;
+  }
+
+  function schedule(): void {
+    if (!options.writes || pending || !due(false)) return;
+    const write = new Promise((resolve) => setTimeout(resolve, AFTER_RESPONSE_MS)).then(() => writeIfDue());
+    // Chunks applied during the write may have made the next one due already.
+    waitUntil(track(write, schedule));
   }
 
   return {
@@ -137,19 +142,8 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
      * replays nothing. A serving instance that only caught up never does (a write decodes the
      * whole model); in a serverless function the quiet time may never come, and the bound holds.
      */
-    atQuietTime(): Promise<boolean> {
-      if (!options.writes || pending || !due(true)) return Promise.resolve(false);
-      const write = writeIfDue(true);
-      pending = write.then(
-        () => {
-          pending = undefined;
-        },
-        (error) => {
-          pending = undefined;
-          logError('snapshot_write_failed', error);
-        },
-      );
-      return write.catch(() => false);
+    atQuietTime(): void {
+      if (options.writes && !pending && due(true)) void track(writeIfDue(true));
     },
     /**
      * Resolves once no snapshot write is scheduled or under way: a train waits for it before it

@@ -7,6 +7,7 @@ import {
   zstdDecompressSync,
 } from 'node:zlib';
 import {
+  allSteps,
   deserializeModel,
   type NgramModel,
   type SnapshotWriteOptions,
@@ -84,11 +85,7 @@ export async function compressSnapshot({ header, parts, plainBytes }: PlainSnaps
 
 /** The model's and the passage index's bytes as they are now, and the header that describes them. */
 export function plainSnapshot(tag: SnapshotTag, model: NgramModel, passages: PassageIndex): PlainSnapshot {
-  const steps = plainSnapshotSteps(tag, model, passages);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return allSteps(plainSnapshotSteps(tag, model, passages));
 }
 
 /**

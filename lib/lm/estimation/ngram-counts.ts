@@ -461,6 +461,8 @@ export class NgramCounts {
     if (k === 1) {
       parentContexts[FIRST_CHILD] = 0;
       parentContexts[CONTEXT_RECORD + FIRST_CHILD] = size;
+      // The markers new counts start with were the only pending entries; the restored ones replace them.
+      this.pendingCount = 0;
     } else {
       let start = 0;
       for (let p = 0; p < parent.size; p++) {

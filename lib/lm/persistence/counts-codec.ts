@@ -91,7 +91,7 @@ function capacityFor(size: number, roomToGrow: boolean): number {
 /**
  * One direction's counts. Order 1: its size, then each word's count. Order k ≥ 2, version 1: its
  * size, then per entry of order k-1 its successor count followed by (word delta, count) pairs;
- * version 2: its size, then the successor counts of every entry of order k-1, then every entry's
+ * version 2 and later: its size, then the successor counts of every entry of order k-1, then every entry's
  * word delta, then every entry's count (columns compress better than pairs). Decoded straight
  * into the records the counts keep.
  */
@@ -147,8 +147,6 @@ export function readCounts(
     counts.restoreLevel(k, size, successors, records);
     parentCount = size;
   }
-  // Every order is in trie order now, the markers the empty counts started with included.
-  counts.pendingCount = 0;
 }
 
 /** The next successor's word from its delta to `word` (-1 before the first of a run). */

@@ -1,4 +1,4 @@
-import type { Direction, NgramModel } from '../ngram-model.js';
+import type { NgramModel } from '../ngram-model.js';
 import { MARKER_COUNT } from '../words/vocabulary.js';
 import { ByteWriter } from './byte-stream.js';
 import { copyOf, countsLoader, writeCounts } from './counts-codec.js';
@@ -22,7 +22,11 @@ export interface SnapshotWriteOptions {
  * half again as large: callers that keep it copy it.
  */
 export function writeSnapshot(model: NgramModel, options: SnapshotWriteOptions = {}): Uint8Array {
-  const steps = snapshotWriteSteps(model, options);
+  return allSteps(snapshotWriteSteps(model, options));
+}
+
+/** Runs steps made to be spread over event-loop turns all at once, and returns what they make. */
+export function allSteps<T>(steps: Generator<void, T, void>): T {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -60,7 +64,7 @@ export function* snapshotWriteSteps(
   for (const direction of model.directions) {
     yield;
     const start = out.written;
-    writeCounts(out, countsOf(model, direction));
+    writeCounts(out, model.countsOf(direction));
     // With room to grow: the instance that writes snapshots is the one that goes on training.
     if (options.encodeAfter)
       model.encodeCounts(
@@ -70,10 +74,6 @@ export function* snapshotWriteSteps(
       );
   }
   return out.finish();
-}
-
-function countsOf(model: NgramModel, direction: Direction) {
-  return direction === 'forward' ? model.forwardCounts : model.backwardCounts!;
 }
 
 /** About what `writeSnapshot` will write, so its buffer starts large enough. */
