@@ -166,8 +166,8 @@ async function offCorpus(client: BenchClient, set: QuestionSet): Promise<string>
   for (const [i, { q }] of questions.entries()) {
     const replyA = (await client.askA(q, { sessionId: `off-${i}`, modelMode: 'expert', raw: true })).text;
     const replyB = (await client.askB(q)).text;
-    const okA = /^I don't know\b/i.test(replyA);
-    const okB = /^I don't know\b/i.test(replyB);
+    const okA = /^(?:I don't know|The documents I was given don't|I couldn't find)\b/i.test(replyA);
+    const okB = /^(?:I don't know|The documents I was given don't|I couldn't find)\b/i.test(replyB);
     if (okA) honestA++;
     if (okB) honestB++;
     if (values.verbose || !okA || !okB) {

@@ -1,4 +1,4 @@
-import { refText, type Source } from '../answer/index.js';
+import { refText, type Source } from '../pipeline/index.js';
 import { logError } from '../log/index.js';
 import {
   assistPrompt,

@@ -1,4 +1,4 @@
-import type { Knowledge } from '../answer/index.js';
+import type { Knowledge } from '../pipeline/index.js';
 import {
   type DialoguePair,
   decodeChunk,

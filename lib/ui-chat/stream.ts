@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Source } from '../answer/index.js';
+import type { Source } from '../pipeline/index.js';
 import {
   type DeltaSink,
   type EventSink,

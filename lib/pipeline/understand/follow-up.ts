@@ -1,7 +1,6 @@
-import type { AnswerKind } from '../answer/question.js';
-import { shapeOf } from '../answer/question.js';
-import type { Turn } from '../sessions/index.js';
-import { capitalise } from '../text/index.js';
+import type { Turn } from '../../sessions/index.js';
+import { capitalise, STOP_WORDS } from '../../text/index.js';
+import { type AnswerKind, shapeOf } from './shape.js';
 import {
   decay,
   type EntityKind,
@@ -15,18 +14,26 @@ import {
   referent,
 } from './focus.js';
 
-/** What kind of follow-up a message is. */
-export type FollowUpKind = 'none' | 'pronoun' | 'ellipsis' | 'why' | 'more';
+/**
+ * What kind of follow-up a message is, read from its language alone: `pronoun` (a pronoun or
+ * demonstrative with nothing to point at in the message), `ellipsis` ("what about X?", "and X?",
+ * a fragment), `why`, `more` ("go on", "what else"), `example` ("show me an example").
+ */
+export type FollowUpKind = 'none' | 'pronoun' | 'ellipsis' | 'why' | 'more' | 'example';
 
-/** A message made standalone from the conversation's focus. */
+/** A message read against the conversation. */
 export interface FollowUp {
   kind: FollowUpKind;
-  /** The question to answer: the message itself, or its standalone rewrite. */
+  /** The question to answer: the message itself, or its reading resolved against the conversation. */
   question: string;
-  /** Words of the earlier question that an ellipsis leaves out, searched at full weight. */
+  /** Words of the earlier question the resolved reading carries over (searched at lower weight). */
   carried: string;
-  /** The previous reply, for "why?" and "tell me more". */
+  /** The previous reply, for "why?", "more" and the earlier answer's unit. */
   lastAnswer: string;
+  /** The earlier question it leans on, as it was read then. */
+  lastQuestion: string;
+  /** 1-based number of the user turn it leans on; 0 when it stands alone. */
+  leansOn: number;
   focus: Focus;
 }
 
@@ -35,18 +42,20 @@ const EXCHANGES = 4;
 
 const MORE =
   /^(?:(?:please\s+)?(?:tell|show)\s+me\s+more(?:\s+about\s+(?:it|that|this|him|her|them))?|more|go on|continue|keep going|and then|what else|anything else|more please|what happened next|what happened then)[\s.!?]*$/i;
+/** Requests for an illustration of what was just said. */
+const EXAMPLE =
+  /^(?:(?:please\s+)?(?:show|give)\s+(?:me\s+)?(?:an?|some|one)\s+examples?|(?:an?\s+|any\s+|for\s+)?examples?|is there an example|do you have an example|what does (?:it|that) look like)(?:\s+(?:please|of (?:it|that|this)))?[\s.!?]*$/i;
 const WHY =
   /^(?:why|why so|why is that|why was that|why not|how come|for what reason|what for|why did (?:he|she|they|it) do (?:that|it)|why\?+)[\s.!?]*$/i;
 const ELLIPSIS_START =
   /^(?:and|but|also|so|or|then|what about|how about|and what about|and how about)\b[\s,]*/i;
 const PERSON_PRONOUN = /\b(he|him|his|she|her|hers|they|them|their)\b/i;
 const THING_PRONOUN = /\b(it|its)\b/i;
-const PLACE_PRONOUN =
-  /\b(?:(?:go|went|gone|come|came|live|lived|dwelt|dwell|stay|stayed|from|get|got|travel|travelled|fled|flee)\s+)(there)\b/i;
-/** Words after "her" that show it is an object ("brought her up"), not a possessive ("her husband"). */
-const AFTER_OBJECT = new Set(
-  'up down out in on off to from with and or away back at by for as into over again ? . !'.split(' '),
-);
+/**
+ * "there" as a place: at the end of a clause. Followed by a verb ("there is", "there came") it is
+ * the existential "there", which points at nothing.
+ */
+const PLACE_PRONOUN = /\b(there)(?=\s*(?:[?.!,;]|$))/i;
 
 /**
  * Rewrites a follow-up into a standalone question from what the conversation has in focus: a
@@ -61,29 +70,47 @@ export function resolveFollowUp(
   history: readonly Turn[],
   /** The document or topic a reply answered from (its section's top heading), when the text has one. */
   topicOfAnswer: (answer: string) => string | undefined = () => undefined,
+  /** True for a word so common in the taught text that it cannot tell what a turn is about. */
+  isCommon: (name: string) => boolean = () => false,
 ): FollowUp {
   const focus = emptyFocus();
-  for (const { question, answer } of exchangesOf(history).slice(-EXCHANGES)) {
+  const exchanges = exchangesOf(history);
+  let leansOn = 0;
+  const from = Math.max(0, exchanges.length - EXCHANGES);
+  for (let at = from; at < exchanges.length; at++) {
+    const { question, answer } = exchanges[at];
     decay(focus);
     const standalone = rewriteWith(question, focus).question;
     // Small talk and replies without a source ("hello", "thanks") leave the focus as it was.
     if (!/\[\d+\]/.test(answer)) continue;
-    noteQuestion(focus, standalone);
-    noteAnswer(focus, answer, kindAskedFor(shapeOf(standalone).kind));
+    noteQuestion(focus, standalone, isCommon);
+    noteAnswer(focus, answer, kindAskedFor(shapeOf(standalone).kind), isCommon);
     const topic = topicOfAnswer(answer);
     if (topic) noteTopic(focus, topic);
+    leansOn = at + 1;
   }
   decay(focus);
   const rewritten = rewriteWith(message, focus);
-  return { ...rewritten, lastAnswer: focus.lastAnswer, focus };
+  return {
+    ...rewritten,
+    lastAnswer: focus.lastAnswer,
+    lastQuestion: focus.lastQuestion,
+    leansOn: rewritten.kind === 'none' ? 0 : leansOn,
+    focus,
+  };
 }
 
-function rewriteWith(message: string, focus: Focus): Omit<FollowUp, 'lastAnswer' | 'focus'> {
+function rewriteWith(
+  message: string,
+  focus: Focus,
+): Omit<FollowUp, 'lastAnswer' | 'lastQuestion' | 'leansOn' | 'focus'> {
   const text = message.trim();
   const none = { kind: 'none' as const, question: text, carried: '' };
   if (!focus.lastAnswer && !focus.lastQuestion) return none;
   if (MORE.test(text) && focus.lastAnswer) return { kind: 'more', question: text, carried: '' };
   if (WHY.test(text) && focus.lastAnswer) return { kind: 'why', question: text, carried: '' };
+  if (EXAMPLE.test(text) && focus.lastAnswer)
+    return { kind: 'example', question: text, carried: focus.lastQuestion };
 
   const ellipsis = ELLIPSIS_START.test(text) && text.replace(ELLIPSIS_START, '').trim() !== '';
   let question = ellipsis ? text.replace(ELLIPSIS_START, '').trim() : text;
@@ -116,10 +143,17 @@ function rewriteWith(message: string, focus: Focus): Omit<FollowUp, 'lastAnswer'
   }
   if (ellipsis || isFragment(question)) {
     const previous = focus.lastQuestion;
+    // "What about X?" is the earlier question asked of X instead of its topic.
+    const instead = ellipsis && !replaced && isFragment(question) ? substituted(previous, question) : null;
+    if (instead) return { kind: 'ellipsis', question: instead, carried: '' };
     if (isFragment(question)) question = framed(question, previous);
     return { kind: 'ellipsis', question: capitalise(question), carried: replaced ? '' : previous };
   }
-  return replaced ? { kind: 'pronoun', question: capitalise(question), carried: '' } : none;
+  // A pronoun or demonstrative that nothing in the message points at leans on the earlier
+  // question's topic: its words carry over ("How do I undo it?" keeps what "it" was).
+  if (replaced) return { kind: 'pronoun', question: capitalise(question), carried: '' };
+  if (pointsBack(question)) return { kind: 'pronoun', question: text, carried: focus.lastQuestion };
+  return none;
 }
 
 /**
@@ -145,11 +179,52 @@ function personForm(pronoun: string, name: string, after: string): string {
   const possessive = `${name}'s`;
   if (lower === 'his' || lower === 'their' || lower === 'hers') return possessive;
   if (lower === 'her') {
-    const next = /^\s*(\p{L}+|[?.!])/u.exec(after)?.[1]?.toLowerCase();
-    return next && !AFTER_OBJECT.has(next) ? possessive : name;
+    // A possessive "her" is followed by its noun phrase; an object "her" by a function word
+    // (a particle or preposition: "took her in") or by the end of the clause.
+    const next = /^\s*(\p{L}+|[?.!,;])/u.exec(after)?.[1]?.toLowerCase();
+    return next && /^\p{L}/u.test(next) && !STOP_WORDS.has(next) ? possessive : name;
   }
   return name;
 }
+
+/**
+ * "What about X?" read as the earlier question with X in the place of its topic: the earlier
+ * question's name, option or code word when X is one too, else its topic noun. Null when the
+ * earlier question has no such slot.
+ */
+function substituted(previous: string, fragment: string): string | null {
+  const replacement = fragment.replace(/[?.!]+$/, '').trim();
+  if (!previous || replacement === '' || /\b(?:who|what|where|when|which|how|why)\b/i.test(replacement))
+    return null;
+  const marked = /^(?:`[^`]+`|--?[\w-]+|\S*[._/]\S*)$/.test(replacement) || /^\p{Lu}/u.test(replacement);
+  const slot = marked
+    ? /`[^`]+`|(?<=\s)--?[A-Za-z][\w-]*|(?<=\s)\S*\w[._/]\w\S*|(?<=\S\s+)\p{Lu}[\p{L}\p{N}_-]*/u.exec(previous)
+    : null;
+  if (slot) return previous.replace(slot[0], replacement);
+  const topic = topicOf({ lastQuestion: previous } as Focus);
+  if (!topic) return null;
+  const at = previous.lastIndexOf(topic.text);
+  if (at < 0) return null;
+  const start = /\b(?:the|a|an|my|your|this|that|these|those|our)\s+$/i.exec(previous.slice(0, at));
+  const from = start ? at - start[0].length : at;
+  return `${previous.slice(0, from)}${replacement}${previous.slice(at + topic.text.length)}`;
+}
+
+/**
+ * Whether a message leans on something said before without naming it: a thing pronoun or a
+ * demonstrative ("it", "that", "this option", "them") in a short question whose other words do
+ * not name its topic.
+ */
+function pointsBack(question: string): boolean {
+  // "that" before a clause's subject ("check that the file exists") joins clauses, it points at nothing.
+  const pronouns = question.replace(/\b(?:that|this)\s+(?=(?:the|a|an|my|your|our|their|it|he|she|they|we|i|you)\b)/gi, ' ');
+  if (!DEMONSTRATIVE.test(pronouns)) return false;
+  return contentWords(question.replace(DEMONSTRATIVE_PHRASE, ' ')) <= 3;
+}
+
+const DEMONSTRATIVE = /\b(?:it|its|that|this|these|those|them|they|one)\b/i;
+/** A demonstrative with its noun ("this option", "that command") points back as a whole. */
+const DEMONSTRATIVE_PHRASE = /\b(?:this|that|these|those|the other|the same)\s+\p{L}+/giu;
 
 /**
  * The topic of the last question when it names nothing: the noun after its first article or

@@ -1,7 +1,7 @@
-import { foldCase, tokenize } from '../lm/index.js';
-import { searchTerm } from '../retrieval/index.js';
-import { PRONOUN_SWAPS, STOP_WORDS } from '../text/index.js';
-import type { QuestionShape } from './question.js';
+import { foldCase, tokenize } from '../../lm/index.js';
+import { searchTerm } from '../../retrieval/index.js';
+import { PRONOUN_SWAPS, STOP_WORDS } from '../../text/index.js';
+import type { QuestionShape } from '../understand/shape.js';
 
 /** A line of evidence and how much it counts. */
 export interface EvidenceLine {
@@ -19,14 +19,14 @@ export interface AnswerCandidate {
 
 const SENTENCE_BREAK = new Set(['.', '!', '?', '"', '“', '(']);
 const AGENT_MARKERS = new Set(['of', 'by']);
-/** A past participle, as in a passive ("tempted of", "written by"), in lower case. */
+/** A past participle, as in a passive ("written by"; Early Modern English also "of"), in lower case. */
 const PARTICIPLE = /^\p{Ll}+(?:ed|en|wn)$/u;
 const SPEECH = new Set(['said', 'saith', 'says', 'spake', 'answered', 'asked', 'cried', 'wrote']);
 const DETERMINERS = new Set(['the', 'a', 'an', 'his', 'her', 'their', 'its', 'this', 'that']);
 const NUMBER_WORDS = new Set(
   `one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
   seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand
-  million score`.split(/\s+/),
+  million`.split(/\s+/),
 );
 /** How near (in tokens) a candidate must be to the words of the question to count fully. */
 const NEARNESS = 6;
@@ -36,8 +36,8 @@ const OF_SHARE = 0.3;
 /**
  * Short answers of the kind the question asks for, found in the evidence: names for who/where
  * (capitalised words that are not the question's own and do not merely start a sentence), the
- * agent after "of"/"by" next to a word of the question ("tempted of the devil"), the word before
- * the focus of a "which X" question ("the Red sea"), runs of number words. Scored by the weight of
+ * agent after "of"/"by" next to a word of the question ("written by X"), the word before
+ * the focus of a "which X" question ("the Hudson river"), runs of number words. Scored by the weight of
  * the line, nearness to the question's words and the rarity of the word (a name found everywhere
  * answers nothing), summed over lines; best first.
  */
@@ -103,7 +103,7 @@ export function answerCandidates(
         continue;
       }
       if (shape.kind === 'choice') {
-        // Only a name qualifies the focus ("the Red sea"); "the external model" names nothing.
+        // Only a name qualifies the focus ("the Hudson river"); "the external model" names nothing.
         if (
           folded[i] === shape.focus &&
           i > 0 &&
@@ -115,7 +115,8 @@ export function answerCandidates(
         }
         continue;
       }
-      // "tempted of the devil": the agent after a participle of the question (not "king of Assyria").
+      // A passive's agent: the word after "by" (or the older "of") that follows a participle of the
+      // question ("written by X"), not a possessor ("the king of X").
       if (
         AGENT_MARKERS.has(folded[i]) &&
         i > 0 &&
@@ -137,8 +138,18 @@ export function answerCandidates(
       const capitalised = /^\p{Lu}/u.test(tokens[i]) && isName(folded[i]) && !partOfQuestionName(i);
       const startsSentence = i === 0 || SENTENCE_BREAK.has(tokens[i - 1]);
       // A name after "of" is a possessor ("the God of Isaac"), seldom the one a question asks for.
-      if (capitalised && !startsSentence && isAnswerWord(i))
-        add(tokens[i], i, folded[i - 1] === 'of' ? OF_SHARE : 1);
+      // A sentence's first word is capitalised anyway: it counts as a name only when the text
+      // writes it capitalised elsewhere too and another name follows it ("Marla Quist was ...").
+      const nameAtStart =
+        startsSentence && capitalised && /^\p{Lu}\p{Ll}/u.test(tokens[i + 1] ?? '') && isName(folded[i + 1]);
+      if (capitalised && (!startsSentence || nameAtStart) && isAnswerWord(i)) {
+        // A name of several capitalised words ("Marla Quist") is one answer.
+        let end = i;
+        while (end + 1 < tokens.length && end < i + 2 && /^\p{Lu}\p{Ll}/u.test(tokens[end + 1]) && isName(folded[end + 1]))
+          end++;
+        add(tokens.slice(i, end + 1).join(' '), i, folded[i - 1] === 'of' ? OF_SHARE : 1);
+        i = end;
+      }
     }
   });
   return [...totals.values()]

@@ -1,8 +1,8 @@
-import type { LanguageModel } from '../lm/index.js';
-import type { PassageIndex } from '../retrieval/index.js';
-import { includesWord, splitSentences } from '../text/index.js';
+import type { LanguageModel } from '../../lm/index.js';
+import type { PassageIndex } from '../../retrieval/index.js';
+import { includesWord, splitSentences } from '../../text/index.js';
 import { trimToQuestion, weightOf } from './trim.js';
-import type { Source } from './types.js';
+import type { Source } from '../types.js';
 
 /** Words of a list item or table row shown whole; longer ones are trimmed like prose. */
 const ITEM_WORDS = 70;
@@ -70,7 +70,8 @@ export function passageSnippet(
   if (request.allowSecond && second && second.weight > 0 && second.weight * 2 >= chosen.weight) {
     const extra = trimToQuestion(model, second.sentence, request.weights, request.answer);
     keys.push(keyOf(second.sentence));
-    text = second.order < chosen.order ? `${extra} ${text}` : `${text} ${extra}`;
+    // The answering sentence comes first, whatever the order of the source: a length limit cuts the end.
+    text = `${text} ${extra}`;
   }
   return { text: balanceBackticks(text), block: false, keys };
 }

@@ -1,5 +1,5 @@
-import type { Turn } from '../sessions/index.js';
-import { STOP_WORDS } from '../text/index.js';
+import type { Turn } from '../../sessions/index.js';
+import { STOP_WORDS } from '../../text/index.js';
 
 /** What kind of thing an entity in focus is, as far as the conversation tells. */
 export type EntityKind = 'person' | 'place' | 'thing' | 'unknown';
@@ -34,7 +34,8 @@ const LEAD = /^((?:\p{Lu}[\p{L}'’-]*)(?:\s+(?:of\s+)?\p{Lu}[\p{L}'’-]*){0,3}
 /** A capitalised word inside a sentence (not after a sentence end), or `code`. */
 const INNER_NAME =
   /(?<=[\p{L}\p{N},;:)]\s+)(\p{Lu}[\p{Ll}'’-]+(?:\s+\p{Lu}[\p{Ll}'’-]+)*)|`([^`\s]{2,40})`/gu;
-const NOT_NAMES = new Set(['i', 'lord', 'god', 'ok', 'yes', 'no']);
+/** Capitalised words that are interjections or the pronoun "I", never a name. */
+const NOT_NAMES = new Set(['i', 'ok', 'yes', 'no']);
 
 /** A fresh focus (no conversation yet). */
 export function emptyFocus(): Focus {
@@ -47,20 +48,30 @@ export function decay(focus: Focus): void {
 }
 
 /** Adds what a user question is about: the names it uses. */
-export function noteQuestion(focus: Focus, question: string): void {
+export function noteQuestion(focus: Focus, question: string, isCommon: (name: string) => boolean): void {
   focus.lastQuestion = question;
-  for (const name of namesIn(question)) add(focus, name, 'unknown', QUESTION_NAME_WEIGHT);
+  for (const name of namesIn(question)) {
+    if (!isCommon(name)) add(focus, name, 'unknown', QUESTION_NAME_WEIGHT);
+  }
 }
 
 /** Adds what a reply was about: its short answer (of the kind the question asked), then the names it quotes. */
-export function noteAnswer(focus: Focus, answer: string, askedFor: EntityKind): void {
+export function noteAnswer(
+  focus: Focus,
+  answer: string,
+  askedFor: EntityKind,
+  isCommon: (name: string) => boolean,
+): void {
   focus.lastAnswer = answer;
   const lead = LEAD.exec(answer)?.[1];
   if (lead && !NOT_NAMES.has(lead.toLowerCase())) add(focus, lead, askedFor, ANSWER_WEIGHT);
   // Names the question already gave are not new in the reply.
   const asked = focus.lastQuestion.toLowerCase();
   // The names of the first quoted passage; later citations are context.
-  for (const name of namesIn(answer.split('[1]')[0]).slice(0, REPLY_NAMES)) {
+  // A name written in a large share of the text (a book's deity, a product's own name) is
+  // everywhere; it cannot be what one turn is about.
+  const names = namesIn(answer.split('[1]')[0]).filter((name) => !isCommon(name));
+  for (const name of names.slice(0, REPLY_NAMES)) {
     if (!asked.includes(name.toLowerCase())) add(focus, name, 'unknown', REPLY_NAME_WEIGHT);
   }
 }

@@ -1,6 +1,6 @@
-import type { LanguageModel } from '../lm/index.js';
-import { scoreLine } from '../lm/index.js';
-import { searchTerm } from '../retrieval/index.js';
+import type { LanguageModel } from '../../lm/index.js';
+import { scoreLine } from '../../lm/index.js';
+import { searchTerm } from '../../retrieval/index.js';
 
 /** Longest snippet of a sentence quoted in a reply, in words. */
 export const SNIPPET_WORDS = 42;

@@ -1,7 +1,7 @@
 import type { LanguageModel } from '../lm/index.js';
 import { type PassageIndex, queryTermsOf } from '../retrieval/index.js';
 import { splitSentences } from '../text/index.js';
-import { passageSnippet, sourceOf } from './passage-reply.js';
+import { passageSnippet, sourceOf } from './extract/snippet.js';
 import type { Source } from './types.js';
 
 /** A reply built around the previous answer's passage. */
@@ -88,5 +88,31 @@ export function reasonAround(index: PassageIndex, from: number): AroundAnswer | 
     text: `${best.sentence} [1]`,
     sources: [sourceOf(index, best.id, best.score)],
     thought: `looked for the reason around the previous answer's passage (chunk ${index.chunkOf(from)} line ${index.lineOf(from)})`,
+  };
+}
+
+/**
+ * "An example": the code block (or the example list) nearest the previous answer's unit in its
+ * section, after it first: documentation shows an example right after what it explains.
+ */
+export function exampleAround(index: PassageIndex, from: number): AroundAnswer | null {
+  const section = index.sectionIdOf(from);
+  const start = index.sectionStarts[section];
+  const end = start + index.sectionSizes[section];
+  const order = [
+    ...Array.from({ length: end - from }, (_, i) => from + i),
+    ...Array.from({ length: from - start }, (_, i) => from - 1 - i),
+  ];
+  const id = order.find((at) => index.kindOf(at) === 'code');
+  if (id === undefined) return null;
+  const lang = index.langs.get(id) ?? '';
+  const before = index.sibling(id, -1);
+  const intro =
+    before >= 0 && index.kindOf(before) !== 'code' ? (splitSentences(index.display(before)).at(-1) ?? '') : '';
+  const code = `\`\`\`${lang}\n${index.text(id).replace(/\s+$/, '')}\n\`\`\``;
+  return {
+    text: `${intro && /:\s*$/.test(intro) ? `${intro}\n\n` : ''}${code} [1]`,
+    sources: [sourceOf(index, id, 0)],
+    thought: `the example nearest the previous answer's passage (chunk ${index.chunkOf(from)} line ${index.lineOf(from)})`,
   };
 }

@@ -1,0 +1,72 @@
+import type { ReadingSearch } from './gather.js';
+import type { Evidence } from './rank.js';
+import {
+  ANSWER_COVERAGE,
+  ANSWER_COVERAGE_UNKNOWN_WORD,
+  NEAREST_COVERAGE,
+  RAREST_MISSING_COVERAGE,
+  RESOLVED_MARGIN,
+} from './tuning.js';
+import type { Confidence } from './types.js';
+
+/** The unit chosen to answer from, and how sure the evidence makes the reply. */
+export interface Judgement {
+  best: Evidence | undefined;
+  confidence: Confidence;
+  /** Why the level is what it is, for `thought`. */
+  reason: string;
+}
+
+/**
+ * Judge: a confidence from the evidence. `answer` when the best unit covers enough of the
+ * question (more when a word of it was never taught), holds its rarest taught word, and no name
+ * or number of the question is unknown; `nearest` when it covers some of it; else `none`.
+ * Between the readings of a follow-up, the one resolved against the conversation wins only where
+ * its evidence is stronger and it reaches `answer`.
+ */
+export function judge(searches: readonly ReadingSearch[], ranked: readonly Evidence[]): Judgement {
+  const bestOf = (reading: number) => ranked.find((item) => item.reading === reading);
+  const asWritten = bestOf(0);
+  const resolvedIndex = searches.findIndex((search) => search.reading.resolved);
+  const resolved = resolvedIndex >= 0 ? bestOf(resolvedIndex) : undefined;
+  const writtenJudgement = levelOf(searches[0], asWritten);
+  if (resolved) {
+    const resolvedJudgement = levelOf(searches[resolvedIndex], resolved);
+    const stronger =
+      !asWritten ||
+      writtenJudgement.confidence.level !== 'answer' ||
+      resolved.rank > asWritten.rank + RESOLVED_MARGIN;
+    if (resolvedJudgement.confidence.level === 'answer' && stronger) return resolvedJudgement;
+  }
+  return writtenJudgement;
+}
+
+function levelOf(search: ReadingSearch | undefined, best: Evidence | undefined): Judgement {
+  if (!search || !best) {
+    return { best, confidence: { score: 0, level: 'none' }, reason: 'nothing matched' };
+  }
+  const needed = search.unknownWords.length > 0 ? ANSWER_COVERAGE_UNKNOWN_WORD : ANSWER_COVERAGE;
+  // The score: the coverage, discounted when the rarest word is missing, lifted a little when the
+  // question's words stand together; 1 means every word of the question, side by side.
+  const score = round(Math.min(1, best.coverage * (best.hasRarest ? 1 : 0.6) * (0.9 + 0.1 * best.proximity)));
+  if (search.unknownName) {
+    return { best, confidence: { score, level: 'none' }, reason: 'a name in the question was never taught' };
+  }
+  // Without the question's rarest word the unit must cover more of the rest: the word may be
+  // paraphrased, or be what the question is about.
+  if (best.coverage >= needed + (best.hasRarest ? 0 : RAREST_MISSING_COVERAGE)) {
+    return { best, confidence: { score, level: 'answer' }, reason: 'the best unit covers the question' };
+  }
+  if (best.coverage >= NEAREST_COVERAGE) {
+    return {
+      best,
+      confidence: { score, level: 'nearest' },
+      reason: best.hasRarest ? 'the best unit covers part of the question' : "the best unit lacks the question's rarest word",
+    };
+  }
+  return { best, confidence: { score, level: 'none' }, reason: 'too little of the question is covered' };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
