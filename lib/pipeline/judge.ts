@@ -4,6 +4,7 @@ import {
   ANSWER_COVERAGE,
   ANSWER_COVERAGE_UNKNOWN_WORD,
   NEAREST_COVERAGE,
+  NEAREST_COVERAGE_UNKNOWN_WORD,
   RAREST_MISSING_COVERAGE,
   RESOLVED_MARGIN,
 } from './tuning.js';
@@ -57,11 +58,13 @@ function levelOf(search: ReadingSearch | undefined, best: Evidence | undefined):
   if (best.coverage >= needed + (best.hasRarest ? 0 : RAREST_MISSING_COVERAGE)) {
     return { best, confidence: { score, level: 'answer' }, reason: 'the best unit covers the question' };
   }
-  if (best.coverage >= NEAREST_COVERAGE) {
+  // A word never taught may be what the question is about: the closest unit must then be nearer.
+  const nearest = search.unknownWords.length > 0 ? NEAREST_COVERAGE_UNKNOWN_WORD : NEAREST_COVERAGE;
+  if (best.coverage >= nearest && best.hasRarest) {
     return {
       best,
       confidence: { score, level: 'nearest' },
-      reason: best.hasRarest ? 'the best unit covers part of the question' : "the best unit lacks the question's rarest word",
+      reason: 'the best unit covers part of the question',
     };
   }
   return { best, confidence: { score, level: 'none' }, reason: 'too little of the question is covered' };

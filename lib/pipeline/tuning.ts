@@ -68,5 +68,7 @@ export const ANSWER_COVERAGE_UNKNOWN_WORD = 0.6;
 export const RAREST_MISSING_COVERAGE = 0.15;
 /** Least coverage for "the closest I found": below it the passage is not near enough to show. */
 export const NEAREST_COVERAGE = 0.34;
+/** The same when some word of the question was never taught (it may be what the question is about). */
+export const NEAREST_COVERAGE_UNKNOWN_WORD = 0.45;
 /** Passages found for other ways of reading: a resolved follow-up must beat the reading as written by this much. */
 export const RESOLVED_MARGIN = 0.05;
