@@ -2,6 +2,11 @@ import type { ReadingSearch } from './gather.js';
 import type { Evidence } from './rank.js';
 import {
   ANSWER_COVERAGE,
+  ANSWER_SCORE,
+  NEAREST_SCORE,
+  SCORE_BIAS,
+  SCORE_COVERAGE,
+  SCORE_MARGIN,
   ANSWER_COVERAGE_UNKNOWN_WORD,
   NEAREST_COVERAGE,
   NEAREST_COVERAGE_UNKNOWN_WORD,
@@ -30,9 +35,9 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
   const asWritten = bestOf(0);
   const resolvedIndex = searches.findIndex((search) => search.reading.resolved);
   const resolved = resolvedIndex >= 0 ? bestOf(resolvedIndex) : undefined;
-  const writtenJudgement = levelOf(searches[0], asWritten);
+  const writtenJudgement = levelOf(searches[0], asWritten, marginOf(ranked, asWritten));
   if (resolved) {
-    const resolvedJudgement = levelOf(searches[resolvedIndex], resolved);
+    const resolvedJudgement = levelOf(searches[resolvedIndex], resolved, marginOf(ranked, resolved));
     const stronger =
       !asWritten ||
       writtenJudgement.confidence.level !== 'answer' ||
@@ -42,32 +47,52 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
   return writtenJudgement;
 }
 
-function levelOf(search: ReadingSearch | undefined, best: Evidence | undefined): Judgement {
+/**
+ * How far a unit leads the best other unit (of any reading): when two units score alike the
+ * evidence does not single out the answer, and a clear winner is more often right.
+ */
+function marginOf(ranked: readonly Evidence[], best: Evidence | undefined): number {
+  if (!best) return 0;
+  const other = ranked.find((item) => item.hit.id !== best.hit.id && item !== best);
+  return other ? Math.max(0, best.rank - other.rank) : 1;
+}
+
+function levelOf(search: ReadingSearch | undefined, best: Evidence | undefined, margin: number): Judgement {
   if (!search || !best) {
     return { best, confidence: { score: 0, level: 'none' }, reason: 'nothing matched' };
   }
   const needed = search.unknownWords.length > 0 ? ANSWER_COVERAGE_UNKNOWN_WORD : ANSWER_COVERAGE;
-  // The score: the coverage, discounted when the rarest word is missing, lifted a little when the
-  // question's words stand together; 1 means every word of the question, side by side.
-  const score = round(Math.min(1, best.coverage * (best.hasRarest ? 1 : 0.6) * (0.9 + 0.1 * best.proximity)));
+  // The score: how likely the best unit holds the answer, from its coverage of the question and
+  // its lead over the next unit, weighed as fitted on the tuning halves (tuning.ts).
+  const score = round(
+    1 /
+      (1 +
+        Math.exp(
+          -(SCORE_BIAS + SCORE_COVERAGE * best.coverage + SCORE_MARGIN * Math.min(1, margin)),
+        )),
+  );
   if (search.unknownName) {
     return { best, confidence: { score, level: 'none' }, reason: 'a name in the question was never taught' };
   }
   // Without the question's rarest word the unit must cover more of the rest: the word may be
   // paraphrased, or be what the question is about.
-  if (best.coverage >= needed + (best.hasRarest ? 0 : RAREST_MISSING_COVERAGE)) {
-    return { best, confidence: { score, level: 'answer' }, reason: 'the best unit covers the question' };
+  if (best.coverage >= needed + (best.hasRarest ? 0 : RAREST_MISSING_COVERAGE) && score >= ANSWER_SCORE) {
+    return { best, confidence: { score, level: 'answer' }, reason: 'the best unit covers the question and leads' };
   }
   // A word never taught may be what the question is about: the closest unit must then be nearer.
   const nearest = search.unknownWords.length > 0 ? NEAREST_COVERAGE_UNKNOWN_WORD : NEAREST_COVERAGE;
-  if (best.coverage >= nearest && best.hasRarest) {
+  if (best.coverage >= nearest && best.hasRarest && score >= NEAREST_SCORE) {
     return {
       best,
       confidence: { score, level: 'nearest' },
       reason: 'the best unit covers part of the question',
     };
   }
-  return { best, confidence: { score, level: 'none' }, reason: 'too little of the question is covered' };
+  return {
+    best,
+    confidence: { score, level: 'none' },
+    reason: best.coverage < nearest ? 'too little of the question is covered' : 'no unit stands out',
+  };
 }
 
 function round(value: number): number {

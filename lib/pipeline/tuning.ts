@@ -72,3 +72,17 @@ export const NEAREST_COVERAGE = 0.34;
 export const NEAREST_COVERAGE_UNKNOWN_WORD = 0.45;
 /** Passages found for other ways of reading: a resolved follow-up must beat the reading as written by this much. */
 export const RESOLVED_MARGIN = 0.05;
+
+/**
+ * The confidence score is a logistic of the best unit's coverage and its lead over the next unit
+ * (its rank minus theirs, at most 1), fitted on the tuning halves of bench/qa's sets to the chance
+ * that the best unit holds the answer: coverage says the unit is about the question, the lead
+ * says the evidence singles it out.
+ */
+export const SCORE_BIAS = -2.5;
+export const SCORE_COVERAGE = 3.7;
+export const SCORE_MARGIN = 2.8;
+/** Least score stated as the answer: about 7 in 10 such units hold it on the tuning halves. */
+export const ANSWER_SCORE = 0.5;
+/** Least score for "the closest I found". */
+export const NEAREST_SCORE = 0.3;

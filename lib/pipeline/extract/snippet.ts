@@ -4,6 +4,8 @@ import { includesWord, splitSentences } from '../../text/index.js';
 import { trimToQuestion, weightOf } from './trim.js';
 import type { Source } from '../types.js';
 
+/** Words one unit of prose may give a reply: about a short paragraph, so two units fit a reply of 80 tokens. */
+const UNIT_WORDS = 50;
 /** Words of a list item or table row shown whole; longer ones are trimmed like prose. */
 const ITEM_WORDS = 70;
 /** Lines of a code block shown; a longer block is cut at a line with a closing note. */
@@ -66,12 +68,20 @@ export function passageSnippet(
   let text = announces(chosen.sentence)
     ? chosen.sentence
     : trimToQuestion(model, chosen.sentence, request.weights, request.answer);
-  const second = ranked[1];
-  if (request.allowSecond && second && second.weight > 0 && second.weight * 2 >= chosen.weight) {
-    const extra = trimToQuestion(model, second.sentence, request.weights, request.answer);
-    keys.push(keyOf(second.sentence));
-    // The answering sentence comes first, whatever the order of the source: a length limit cuts the end.
-    text = `${text} ${extra}`;
+  // More of the same unit follows the answering sentence, best first, while it bears on the
+  // question and the unit's share of the reply lasts: the answer is often a sentence or two
+  // away from the one that matches best.
+  if (request.allowSecond) {
+    let words = text.split(/\s+/).length;
+    for (const next of ranked.slice(1)) {
+      if (next.weight <= 0 || announces(next.sentence)) continue;
+      const extra = trimToQuestion(model, next.sentence, request.weights, request.answer);
+      const size = extra.split(/\s+/).length;
+      if (words + size > UNIT_WORDS) break;
+      keys.push(keyOf(next.sentence));
+      text = `${text} ${extra}`;
+      words += size;
+    }
   }
   return { text: balanceBackticks(text), block: false, keys };
 }
