@@ -146,3 +146,35 @@ export function heldOutIndexes(count: number, heldout: number, setName: string):
   }
   return new Set(order.slice(0, heldout));
 }
+
+/** A turn of a conversation of bench/converse/docs.json. */
+export interface ConverseTurn {
+  q: string;
+  /** The follow-up written out in full (a turn that leans on the conversation has one). */
+  std?: string;
+  a?: string[];
+  /** A self-contained question after a conversation: compared with the same question asked fresh. */
+  fresh?: boolean;
+  /** A social turn; `ok` is the pattern a fitting reply matches. */
+  social?: boolean;
+  ok?: string;
+}
+
+export interface ConverseConversation {
+  /** A part of the name of a set of bench/qa/sets.json. */
+  set: string;
+  half?: Half;
+  turns: ConverseTurn[];
+}
+
+export interface ConverseFile {
+  about?: string;
+  conversations: ConverseConversation[];
+}
+
+/** The set of sets.json whose name holds `part` (case-insensitive); throws when none does. */
+export function findSet(sets: QuestionSet[], part: string): QuestionSet {
+  const found = sets.find((set) => set.name.toLowerCase().includes(part.toLowerCase()));
+  if (!found) throw new Error(`no set of bench/qa/sets.json is named like "${part}"`);
+  return found;
+}
