@@ -1,7 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { corporaDir } from './bench-chat.js';
 import {
+  type ConverseFile,
+  findSet,
   heldOutIndexes,
   loadSets,
   type Question,
@@ -16,7 +18,7 @@ import {
  * bench/qa/sets.json against their documents, as read by the service's own readers: every
  * acceptable word occurs in the set's documents as a whole word (case-insensitive), and none occurs
  * in its own question, so that echoing the question never counts as an answer. Prints the halves.
- * `--split` (run once, when a set is written, before any reply is seen) draws the held-out half of
+ * `--set NAME --split` (run once, when a set is written, before any reply is seen) draws the held-out half of
  * a set whose questions have no `half` yet: 20 questions answered by the documents and half of the
  * off-corpus ones, with a fixed seed (HALVES_SEED), and writes `half` into the files.
  */
@@ -28,6 +30,10 @@ const { values } = parseArgs({
   },
 });
 
+if (values.split && !values.set) {
+  console.error('--split draws the halves of one new set: give --set NAME');
+  process.exit(2);
+}
 const HELD_OUT = 20;
 const corpora = corporaDir(values.corpora);
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -42,10 +48,10 @@ for (const set of loadSets()) {
   const text = documents.map(readableText).join('\n');
   const raw = documents.map((document) => document.text).join('\n');
   if (values.split) {
-    split(set.name, set.questions, questions, HELD_OUT);
+    split(set.name, set.questions, questions, HELD_OUT, !set.where);
     if (set.offcorpus) {
       const off = setQuestions(set, corpora, set.offcorpus);
-      split(set.name, set.offcorpus, off, Math.floor(off.length / 2));
+      split(set.name, set.offcorpus, off, Math.floor(off.length / 2), !set.where);
     }
   }
   let words = 0;
@@ -70,6 +76,7 @@ for (const set of loadSets()) {
     `${set.name}: ${documents.length} documents, ${questions.length} questions${halves(questions)}, ${words} acceptable words; ${off.length} off corpus${halves(off)}`,
   );
 }
+await checkConversations('bench/converse/docs.json');
 if (failures) {
   console.log(`${failures} failure(s)`);
   process.exit(1);
@@ -81,8 +88,12 @@ function fail(message: string): void {
   console.log(`FAIL ${message}`);
 }
 
-/** Writes `half` into a question file whose questions have none yet. */
-function split(setName: string, file: string, questions: Question[], heldout: number): void {
+/**
+ * Writes `half` into a question file of this repository (bench/…) whose questions have none yet;
+ * never a shared corpus file, never a file a set reads only part of (`where`).
+ */
+function split(setName: string, file: string, questions: Question[], heldout: number, whole: boolean): void {
+  if (!file.startsWith('bench/') || !whole) return;
   if (questions.length === 0 || questions.some((question) => question.half)) return;
   const chosen = heldOutIndexes(questions.length, heldout, `${setName}|${file}`);
   const withHalves = questions.map((question, i) => ({
@@ -91,4 +102,56 @@ function split(setName: string, file: string, questions: Question[], heldout: nu
   }));
   writeFileSync(resolveSetPath(file, corpora), `${JSON.stringify(withHalves, null, 2)}\n`);
   console.log(`${file}: ${heldout} of ${questions.length} held out`);
+}
+
+/**
+ * The conversations of `file`: every acceptable word is in the documents of the conversation's
+ * set and in neither the turn's message nor its written-out form. With `--split`, draws the
+ * held-out half (half of the conversations of each set, seed HALVES_SEED) where none is drawn yet.
+ */
+async function checkConversations(file: string): Promise<void> {
+  const converse = JSON.parse(readFileSync(file, 'utf8')) as ConverseFile;
+  const sets = loadSets();
+  const texts = new Map<string, string>();
+  const byName = new Map<string, number[]>();
+  for (const [c, conversation] of converse.conversations.entries()) {
+    const set = findSet(sets, conversation.set);
+    if (values.set && !set.name.toLowerCase().includes(values.set.toLowerCase())) continue;
+    byName.set(set.name, [...(byName.get(set.name) ?? []), c]);
+    if (!texts.has(set.name)) {
+      const { documents } = await setDocuments(set, corpora);
+      texts.set(set.name, documents.map(readableText).join('\n'));
+    }
+    const text = texts.get(set.name)!;
+    for (const turn of conversation.turns) {
+      for (const word of turn.a ?? []) {
+        const where = `${file} conversation ${c + 1} "${turn.q}"`;
+        if (!wholeWord(word).test(text)) fail(`${where}: "${word}" not in ${set.name} as read`);
+        else if (wholeWord(word).test(turn.q) || (turn.std && wholeWord(word).test(turn.std))) {
+          fail(`${where}: "${word}" occurs in the question itself`);
+        }
+      }
+    }
+  }
+  if (values.split && !converse.conversations.some((conversation) => conversation.half)) {
+    // Drawn once, for the whole file, when its conversations were written.
+    for (const [name, indexes] of byName) {
+      const chosen = heldOutIndexes(indexes.length, Math.floor(indexes.length / 2), `${name}|${file}`);
+      indexes.forEach((c, i) => {
+        converse.conversations[c]!.half = chosen.has(i) ? 'heldout' : 'tuning';
+      });
+    }
+    writeFileSync(file, `${JSON.stringify(converse, null, 2)}\n`);
+  }
+  for (const [name, indexes] of byName) {
+    const turns = indexes.flatMap((c) =>
+      converse.conversations[c]!.turns.map((turn) => ({ ...turn, half: converse.conversations[c]!.half })),
+    );
+    const count = (half: string, pick: (turn: (typeof turns)[number]) => boolean) =>
+      turns.filter((turn) => turn.half === half && pick(turn)).length;
+    const follow = (turn: (typeof turns)[number]) => Boolean(turn.std);
+    console.log(
+      `${file} on ${name}: ${indexes.length} conversations, follow-ups ${count('tuning', follow)} tuning / ${count('heldout', follow)} held out, self-contained ${turns.filter((turn) => turn.fresh).length}, social ${turns.filter((turn) => turn.social).length}`,
+    );
+  }
 }

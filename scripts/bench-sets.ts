@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { type DocumentFormat, extractPdfText, formatOfFile, readDocument } from '../lib/documents/index.js';
+import type { BenchClient } from './bench-chat.js';
 
 /**
  * The question sets of `npm run bench:qa` and `npm run bench:converse` (bench/qa/sets.json): where
@@ -43,6 +44,8 @@ export interface SetDocument {
   name: string;
   format: DocumentFormat;
   text: string;
+  /** A PDF's bytes: it is trained as a file upload, as a user sends it. */
+  bytes?: Uint8Array<ArrayBuffer>;
 }
 
 /** A path of sets.json on this machine: `corpora/…` under the corpora folder, else as given. */
@@ -94,7 +97,9 @@ function walk(dir: string): string[] {
 
 async function readSetFile(path: string, format: DocumentFormat, name: string): Promise<SetDocument> {
   const bytes = readFileSync(path);
-  if (format === 'pdf') return { name, format, text: await extractPdfText(new Uint8Array(bytes)) };
+  if (format === 'pdf') {
+    return { name, format, text: await extractPdfText(new Uint8Array(bytes)), bytes: new Uint8Array(bytes) };
+  }
   const text = (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
   return { name, format, text };
 }
@@ -145,4 +150,44 @@ export function heldOutIndexes(count: number, heldout: number, setName: string):
     [order[i], order[j]] = [order[j]!, order[i]!];
   }
   return new Set(order.slice(0, heldout));
+}
+
+/** A turn of a conversation of bench/converse/docs.json. */
+export interface ConverseTurn {
+  q: string;
+  /** The follow-up written out in full (a turn that leans on the conversation has one). */
+  std?: string;
+  a?: string[];
+  /** A self-contained question after a conversation: compared with the same question asked fresh. */
+  fresh?: boolean;
+  /** A social turn; `ok` is the pattern a fitting reply matches. */
+  social?: boolean;
+  ok?: string;
+}
+
+export interface ConverseConversation {
+  /** A part of the name of a set of bench/qa/sets.json. */
+  set: string;
+  half?: Half;
+  turns: ConverseTurn[];
+}
+
+export interface ConverseFile {
+  about?: string;
+  conversations: ConverseConversation[];
+}
+
+/** The set of sets.json whose name holds `part` (case-insensitive); throws when none does. */
+export function findSet(sets: QuestionSet[], part: string): QuestionSet {
+  const found = sets.find((set) => set.name.toLowerCase().includes(part.toLowerCase()));
+  if (!found) throw new Error(`no set of bench/qa/sets.json is named like "${part}"`);
+  return found;
+}
+
+/** Trains a set's documents into a client as a user would send them (a PDF as a file upload). */
+export async function trainSet(client: BenchClient, documents: SetDocument[]): Promise<void> {
+  for (const document of documents) {
+    if (document.bytes) await client.trainFile(document.bytes, document.name);
+    else await client.train(document.text, { format: document.format, name: document.name });
+  }
 }
