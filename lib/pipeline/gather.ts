@@ -24,7 +24,9 @@ export interface ReadingSearch {
   idf: number[];
   /** How many of the query's terms are the reading's own (weight 1); the rest are carried or related. */
   own: number;
-  /** Sum of the own terms' idf. */
+  /** How many terms count towards coverage: the own and the carried ones (not related words). */
+  counted: number;
+  /** Sum of the counted terms' idf, each times its weight (carried words count less). */
   ownWeight: number;
   /** Words of the message that nothing taught contains. */
   unknownWords: string[];
@@ -48,14 +50,15 @@ export function gather(
 ): ReadingSearch[] {
   return readings.map((reading) => {
     const query = queryOf(reading.question, reading.carried);
+    const counted = query.length;
     if (related) addRelatedWords(index, query);
     const ownCount = query.filter((term) => term.weight === 1).length;
     const own = ownCount > 0 ? ownCount : query.length;
     const idf = weightsOf(index, query);
     let ownWeight = 0;
     let rarest = -1;
+    for (let i = 0; i < counted; i++) ownWeight += idf[i] * query[i].weight;
     for (let i = 0; i < own; i++) {
-      ownWeight += idf[i];
       if (index.documentFrequency(query[i].term) > 0 && (rarest < 0 || idf[i] > idf[rarest])) rarest = i;
     }
     const unknown = query.slice(0, own).filter((term) => index.documentFrequency(term.term) === 0);
@@ -64,6 +67,7 @@ export function gather(
       query,
       idf,
       own,
+      counted,
       ownWeight,
       unknownWords: unknown.map((term) => term.word),
       unknownName: unknown.some((term) => term.name),

@@ -38,22 +38,24 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
   const writtenJudgement = levelOf(searches[0], asWritten, marginOf(ranked, asWritten));
   if (resolved) {
     const resolvedJudgement = levelOf(searches[resolvedIndex], resolved, marginOf(ranked, resolved));
+    // Evidence compared as an amount: the resolved reading has more words to match, so the share
+    // of them a unit covers is no measure across readings; what it covers of the question is.
     const stronger =
       !asWritten ||
       writtenJudgement.confidence.level !== 'answer' ||
-      resolved.rank > asWritten.rank + RESOLVED_MARGIN;
+      resolved.covered > asWritten.covered * (1 + RESOLVED_MARGIN);
     if (resolvedJudgement.confidence.level === 'answer' && stronger) return resolvedJudgement;
   }
   return writtenJudgement;
 }
 
 /**
- * How far a unit leads the best other unit (of any reading): when two units score alike the
+ * How far a unit leads the best other unit of its reading: when two units score alike the
  * evidence does not single out the answer, and a clear winner is more often right.
  */
 function marginOf(ranked: readonly Evidence[], best: Evidence | undefined): number {
   if (!best) return 0;
-  const other = ranked.find((item) => item.hit.id !== best.hit.id && item !== best);
+  const other = ranked.find((item) => item.reading === best.reading && item.hit.id !== best.hit.id);
   return other ? Math.max(0, best.rank - other.rank) : 1;
 }
 

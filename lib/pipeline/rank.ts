@@ -9,6 +9,7 @@ import {
   PRIOR_SECTION_BONUS,
   PROXIMITY_BONUS,
   RAREST_MISSING_PENALTY,
+  REPEAT_PENALTY,
   RELATED_SHARE,
   RUN_BONUS,
   TITLE_BONUS,
@@ -23,6 +24,8 @@ export interface Evidence {
   reading: number;
   /** Share of the reading's weighted words the unit (with its heading and neighbours) covers, 0-1. */
   coverage: number;
+  /** The same as an amount: the idf (times weight) of the words covered, comparable across readings. */
+  covered: number;
   /** Whether the unit holds the reading's rarest taught word (in its body, heading or neighbours). */
   hasRarest: boolean;
   /** 0-1: how close together the question's words stand in the unit (1: side by side). */
@@ -66,18 +69,19 @@ function judgeHit(
   messageWords: readonly string[],
   flags: readonly string[],
 ): Evidence {
-  const { query, idf, own } = search;
+  const { query, idf, own, counted } = search;
+  const weightOf = (i: number) => idf[i] * query[i].weight;
   let covered = 0;
   const stoodFor = new Set<number>();
   for (const i of hit.matched) {
-    if (i < own) covered += idf[i];
+    if (i < counted) covered += weightOf(i);
     const parent = query[i].expands;
     if (parent !== undefined && !hit.matched.includes(parent) && !stoodFor.has(parent)) {
       stoodFor.add(parent);
-      covered += RELATED_SHARE * idf[parent];
+      covered += RELATED_SHARE * weightOf(parent);
     }
   }
-  for (const i of hit.matchedNearby) if (i < own) covered += NEARBY_SHARE * idf[i];
+  for (const i of hit.matchedNearby) if (i < counted) covered += NEARBY_SHARE * weightOf(i);
   const coverage = search.ownWeight > 0 ? Math.min(1, covered / search.ownWeight) : 0;
   const hasRarest =
     search.rarest < 0 || hit.matched.includes(search.rarest) || hit.matchedNearby.includes(search.rarest);
@@ -90,10 +94,14 @@ function judgeHit(
   const section = index.section(hit.id);
   const title = section.file ? titleShare(section.file, ownTerms) : 0;
   const prior = search.reading.prior;
+  // A follow-up asks for something the earlier answer did not give: its very unit is the one
+  // place the answer is not, while its section and document are where to look next.
   const priorBonus =
     prior < 0
       ? 0
-      : index.sectionIdOf(prior) === index.sectionIdOf(hit.id)
+      : prior === hit.id
+        ? -REPEAT_PENALTY
+        : index.sectionIdOf(prior) === index.sectionIdOf(hit.id)
         ? PRIOR_SECTION_BONUS
         : index.section(prior).file !== undefined && index.section(prior).file === section.file
           ? PRIOR_DOCUMENT_BONUS
@@ -102,6 +110,7 @@ function judgeHit(
     hit,
     reading,
     coverage,
+    covered,
     hasRarest,
     proximity,
     fitsWanted,

@@ -42,6 +42,8 @@ export const RAREST_MISSING_PENALTY = 1;
 export const UNIT_KIND_BONUS = 0.2;
 /** Rank added to units in the same section as the earlier answer, for a reading resolved against the conversation. */
 export const PRIOR_SECTION_BONUS = 0.3;
+/** Rank taken from the earlier answer's own unit for a resolved follow-up: the reader has seen it. */
+export const REPEAT_PENALTY = 0.3;
 /** ... and in the same document. */
 export const PRIOR_DOCUMENT_BONUS = 0.1;
 /** Rank added when the document's title holds question words (a field of its own, like the heading path). */
@@ -70,8 +72,8 @@ export const RAREST_MISSING_COVERAGE = 0.15;
 export const NEAREST_COVERAGE = 0.34;
 /** The same when some word of the question was never taught (it may be what the question is about). */
 export const NEAREST_COVERAGE_UNKNOWN_WORD = 0.45;
-/** Passages found for other ways of reading: a resolved follow-up must beat the reading as written by this much. */
-export const RESOLVED_MARGIN = 0.05;
+/** How much more of the question (as an amount of idf) a resolved follow-up must cover than the reading as written. */
+export const RESOLVED_MARGIN = 0.2;
 
 /**
  * The confidence score is a logistic of the best unit's coverage and its lead over the next unit

@@ -80,7 +80,9 @@ export function resolveFollowUp(
   for (let at = from; at < exchanges.length; at++) {
     const { question, answer } = exchanges[at];
     decay(focus);
-    const standalone = rewriteWith(question, focus).question;
+    const read = rewriteWith(question, focus);
+    // What a turn asked, as it was read: with the words it carried from the one before.
+    const standalone = read.carried && read.kind === 'pronoun' ? `${read.question} (${read.carried})` : read.question;
     // Small talk and replies without a source ("hello", "thanks") leave the focus as it was.
     if (!/\[\d+\]/.test(answer)) continue;
     noteQuestion(focus, standalone, isCommon);
@@ -109,8 +111,8 @@ function rewriteWith(
   if (!focus.lastAnswer && !focus.lastQuestion) return none;
   if (MORE.test(text) && focus.lastAnswer) return { kind: 'more', question: text, carried: '' };
   if (WHY.test(text) && focus.lastAnswer) return { kind: 'why', question: text, carried: '' };
-  if (EXAMPLE.test(text) && focus.lastAnswer)
-    return { kind: 'example', question: text, carried: focus.lastQuestion };
+  // "An example" asks the earlier question again, for the example that shows it.
+  if (EXAMPLE.test(text) && focus.lastAnswer) return { kind: 'example', question: focus.lastQuestion, carried: '' };
 
   const ellipsis = ELLIPSIS_START.test(text) && text.replace(ELLIPSIS_START, '').trim() !== '';
   let question = ellipsis ? text.replace(ELLIPSIS_START, '').trim() : text;
@@ -188,9 +190,8 @@ function personForm(pronoun: string, name: string, after: string): string {
 }
 
 /**
- * "What about X?" read as the earlier question with X in the place of its topic: the earlier
- * question's name, option or code word when X is one too, else its topic noun. Null when the
- * earlier question has no such slot.
+ * "What about X?" read as the earlier question with X in the place of its topic, when X is a
+ * name, option or code word and the earlier question has one of the same sort. Null otherwise.
  */
 function substituted(previous: string, fragment: string): string | null {
   const replacement = fragment.replace(/[?.!]+$/, '').trim();
@@ -200,14 +201,9 @@ function substituted(previous: string, fragment: string): string | null {
   const slot = marked
     ? /`[^`]+`|(?<=\s)--?[A-Za-z][\w-]*|(?<=\s)\S*\w[._/]\w\S*|(?<=\S\s+)\p{Lu}[\p{L}\p{N}_-]*/u.exec(previous)
     : null;
-  if (slot) return previous.replace(slot[0], replacement);
-  const topic = topicOf({ lastQuestion: previous } as Focus);
-  if (!topic) return null;
-  const at = previous.lastIndexOf(topic.text);
-  if (at < 0) return null;
-  const start = /\b(?:the|a|an|my|your|this|that|these|those|our)\s+$/i.exec(previous.slice(0, at));
-  const from = start ? at - start[0].length : at;
-  return `${previous.slice(0, from)}${replacement}${previous.slice(at + topic.text.length)}`;
+  // Only a name put in the place of a name is safe to substitute; any other X is searched with
+  // the earlier question's words carried beside it.
+  return slot ? previous.replace(slot[0], replacement) : null;
 }
 
 /**

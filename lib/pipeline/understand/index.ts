@@ -55,8 +55,11 @@ export function understand(knowledge: Knowledge, message: string, history: reado
     (name) => isCommon(passages, name),
   );
   const prior = followUp.kind === 'none' ? -1 : previousPassage(passages, followUp.lastAnswer);
-  if (followUp.kind === 'why' || followUp.kind === 'more' || followUp.kind === 'example') {
-    if (followUp.kind !== 'example' || prior >= 0) return { kind: 'around', followUp, from: prior };
+  if (followUp.kind === 'why' || followUp.kind === 'more') return { kind: 'around', followUp, from: prior };
+  // "An example": the one nearest the earlier answer when its section has one (the pipeline looks
+  // there first), else an example of the earlier question's topic, searched as a how-to.
+  if (followUp.kind === 'example' && prior >= 0 && hasExampleNear(passages, prior)) {
+    return { kind: 'around', followUp, from: prior };
   }
   const asWritten: Reading = {
     question: message.trim(),
@@ -75,7 +78,18 @@ export function understand(knowledge: Knowledge, message: string, history: reado
   };
   // The shape of "how do I undo it?" is its own; only a fragment takes the earlier question's.
   if (followUp.question === message.trim()) resolved.shape = { ...shapeOf(message) };
+  if (followUp.kind === 'example') resolved.shape = { ...resolved.shape, wants: 'procedure' };
   return { kind: 'question', readings: [asWritten, resolved], followUp };
+}
+
+/** Whether the section of a unit holds a code block: an example documentation shows beside what it explains. */
+function hasExampleNear(passages: PassageIndex, id: number): boolean {
+  const section = passages.sectionIdOf(id);
+  const start = passages.sectionStarts[section];
+  for (let at = start; at < start + passages.sectionSizes[section]; at++) {
+    if (passages.kindOf(at) === 'code') return true;
+  }
+  return false;
 }
 
 /** The top heading of the section the earlier answer quoted: the topic a pronoun may stand for. */
