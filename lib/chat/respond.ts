@@ -1,5 +1,5 @@
-import { evidenceBudgets, imageTextOf, MAX_REMEMBERED_LINES, replyTo } from '../pipeline/index.js';
 import { emitInPieces, HttpError } from '../http/index.js';
+import { evidenceBudgets, imageTextOf, MAX_REMEMBERED_LINES, replyTo } from '../pipeline/index.js';
 import { replyBudgets } from '../reply/index.js';
 import type { Services } from '../services/index.js';
 import { beginSessionMessage, recordExchange, type Turn } from '../sessions/index.js';

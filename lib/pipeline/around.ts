@@ -108,7 +108,9 @@ export function exampleAround(index: PassageIndex, from: number): AroundAnswer |
   const lang = index.langs.get(id) ?? '';
   const before = index.sibling(id, -1);
   const intro =
-    before >= 0 && index.kindOf(before) !== 'code' ? (splitSentences(index.display(before)).at(-1) ?? '') : '';
+    before >= 0 && index.kindOf(before) !== 'code'
+      ? (splitSentences(index.display(before)).at(-1) ?? '')
+      : '';
   const code = `\`\`\`${lang}\n${index.text(id).replace(/\s+$/, '')}\n\`\`\``;
   return {
     text: `${intro && /:\s*$/.test(intro) ? `${intro}\n\n` : ''}${code} [1]`,

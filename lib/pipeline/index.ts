@@ -134,7 +134,9 @@ export function replyTo(knowledge: Knowledge, request: ReplyRequest): PipelineRe
       return aroundReply(knowledge, understood, shape);
     case 'question': {
       // The text read in an image the message is about is evidence before the trained text.
-      const fromImage = request.imageText ? answerFromImageText(request.imageText, request.message) : undefined;
+      const fromImage = request.imageText
+        ? answerFromImageText(request.imageText, request.message)
+        : undefined;
       if (fromImage) {
         return {
           kind: 'grounded',
@@ -280,11 +282,15 @@ function describe(
   if (trace.unknownWords.length > 0) parts.push(`never taught: ${trace.unknownWords.join(', ')}`);
   parts.push(`${trace.matched} passage${trace.matched === 1 ? '' : 's'} matched`);
   if (sources.length > 0) {
-    const used = sources.map((source, i) => `[${i + 1}] ${refText(source)} (score ${source.score.toFixed(1)})`);
+    const used = sources.map(
+      (source, i) => `[${i + 1}] ${refText(source)} (score ${source.score.toFixed(1)})`,
+    );
     parts.push(`used ${used.join(', ')}`);
   }
   if (trace.answer) parts.push(`answer: ${trace.answer}`);
-  parts.push(`confidence ${confidence.level} ${confidence.score} (${reason}; best coverage ${Math.round(trace.coverage * 100)}%)`);
+  parts.push(
+    `confidence ${confidence.level} ${confidence.score} (${reason}; best coverage ${Math.round(trace.coverage * 100)}%)`,
+  );
   return parts.join(' · ');
 }
 
@@ -309,7 +315,11 @@ function contextOf(
     if (item.coverage <= 0) continue;
     const source = sourceOf(passages, item.hit.id, item.hit.score);
     const ref = source.ref as { chunk: number; line: number };
-    if (context.some((other) => 'chunk' in other.ref && other.ref.chunk === ref.chunk && other.ref.line === ref.line))
+    if (
+      context.some(
+        (other) => 'chunk' in other.ref && other.ref.chunk === ref.chunk && other.ref.line === ref.line,
+      )
+    )
       continue;
     context.push(source);
   }

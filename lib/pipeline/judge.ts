@@ -2,16 +2,16 @@ import type { ReadingSearch } from './gather.js';
 import type { Evidence } from './rank.js';
 import {
   ANSWER_COVERAGE,
+  ANSWER_COVERAGE_UNKNOWN_WORD,
   ANSWER_SCORE,
+  NEAREST_COVERAGE,
+  NEAREST_COVERAGE_UNKNOWN_WORD,
   NEAREST_SCORE,
+  RAREST_MISSING_COVERAGE,
+  RESOLVED_MARGIN,
   SCORE_BIAS,
   SCORE_COVERAGE,
   SCORE_MARGIN,
-  ANSWER_COVERAGE_UNKNOWN_WORD,
-  NEAREST_COVERAGE,
-  NEAREST_COVERAGE_UNKNOWN_WORD,
-  RAREST_MISSING_COVERAGE,
-  RESOLVED_MARGIN,
 } from './tuning.js';
 import type { Confidence } from './types.js';
 
@@ -67,11 +67,7 @@ function levelOf(search: ReadingSearch | undefined, best: Evidence | undefined, 
   // The score: how likely the best unit holds the answer, from its coverage of the question and
   // its lead over the next unit, weighed as fitted on the tuning halves (tuning.ts).
   const score = round(
-    1 /
-      (1 +
-        Math.exp(
-          -(SCORE_BIAS + SCORE_COVERAGE * best.coverage + SCORE_MARGIN * Math.min(1, margin)),
-        )),
+    1 / (1 + Math.exp(-(SCORE_BIAS + SCORE_COVERAGE * best.coverage + SCORE_MARGIN * Math.min(1, margin)))),
   );
   if (search.unknownName) {
     return { best, confidence: { score, level: 'none' }, reason: 'a name in the question was never taught' };
@@ -79,7 +75,11 @@ function levelOf(search: ReadingSearch | undefined, best: Evidence | undefined, 
   // Without the question's rarest word the unit must cover more of the rest: the word may be
   // paraphrased, or be what the question is about.
   if (best.coverage >= needed + (best.hasRarest ? 0 : RAREST_MISSING_COVERAGE) && score >= ANSWER_SCORE) {
-    return { best, confidence: { score, level: 'answer' }, reason: 'the best unit covers the question and leads' };
+    return {
+      best,
+      confidence: { score, level: 'answer' },
+      reason: 'the best unit covers the question and leads',
+    };
   }
   // A word never taught may be what the question is about: the closest unit must then be nearer.
   const nearest = search.unknownWords.length > 0 ? NEAREST_COVERAGE_UNKNOWN_WORD : NEAREST_COVERAGE;

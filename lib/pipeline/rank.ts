@@ -9,8 +9,8 @@ import {
   PRIOR_SECTION_BONUS,
   PROXIMITY_BONUS,
   RAREST_MISSING_PENALTY,
-  REPEAT_PENALTY,
   RELATED_SHARE,
+  REPEAT_PENALTY,
   RUN_BONUS,
   TITLE_BONUS,
   UNIT_KIND_BONUS,
@@ -48,7 +48,9 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
   const all: Evidence[] = [];
   searches.forEach((search, reading) => {
     const topScore = search.hits[0]?.score ?? 0;
-    const items = search.hits.map((hit) => judgeHit(index, search, reading, hit, topScore, messageWords, flags));
+    const items = search.hits.map((hit) =>
+      judgeHit(index, search, reading, hit, topScore, messageWords, flags),
+    );
     // The rarest taught word is what the question is about: while a unit that has it answers
     // the question well enough, one without it is never the answer. (When none that has it
     // does, the word may be a paraphrase of what the text says, and it is not required.)
@@ -102,10 +104,10 @@ function judgeHit(
       : prior === hit.id
         ? -REPEAT_PENALTY
         : index.sectionIdOf(prior) === index.sectionIdOf(hit.id)
-        ? PRIOR_SECTION_BONUS
-        : index.section(prior).file !== undefined && index.section(prior).file === section.file
-          ? PRIOR_DOCUMENT_BONUS
-          : 0;
+          ? PRIOR_SECTION_BONUS
+          : index.section(prior).file !== undefined && index.section(prior).file === section.file
+            ? PRIOR_DOCUMENT_BONUS
+            : 0;
   return {
     hit,
     reading,

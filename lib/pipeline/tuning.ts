@@ -73,7 +73,7 @@ export const NEAREST_COVERAGE = 0.34;
 /** The same when some word of the question was never taught (it may be what the question is about). */
 export const NEAREST_COVERAGE_UNKNOWN_WORD = 0.45;
 /** How much more of the question (as an amount of idf) a resolved follow-up must cover than the reading as written. */
-export const RESOLVED_MARGIN = 0.2;
+export const RESOLVED_MARGIN = 0.1;
 
 /**
  * The confidence score is a logistic of the best unit's coverage and its lead over the next unit

@@ -1,8 +1,8 @@
 import {
   type Confidence,
-  type PipelineReply,
   type EvidenceBudget,
   type Knowledge,
+  type PipelineReply,
   refText,
   replyTo,
   type Source,

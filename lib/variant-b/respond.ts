@@ -1,7 +1,7 @@
-import { type Confidence, evidenceBudgets, refText, type Source } from '../pipeline/index.js';
 import { type DeltaSink, emitInPieces, HttpError } from '../http/index.js';
 import type { LanguageModel } from '../lm/index.js';
 import { logError } from '../log/index.js';
+import { type Confidence, evidenceBudgets, refText, type Source } from '../pipeline/index.js';
 import {
   assistPrompt,
   completeOrStream,

@@ -76,7 +76,16 @@ export function extract(
   const limit = request.maxTokens ?? Number.POSITIVE_INFINITY;
   let used = 0;
   for (const item of cited) {
-    const snippet = snippetOf(model, index, item, weights, answer, covered, request.budget.cite > 1, shape.wants);
+    const snippet = snippetOf(
+      model,
+      index,
+      item,
+      weights,
+      answer,
+      covered,
+      request.budget.cite > 1,
+      shape.wants,
+    );
     if (!snippet) continue;
     const cost = countTokens(snippet.text);
     // Later snippets that do not fit are left out whole; the first one always stays.
@@ -118,7 +127,9 @@ function citedEvidence(
   const bearer = evidence.find(
     (item) =>
       item.hasRarest &&
-      (holds(item.hit.id) || holds(index.neighbour(item.hit.id, -1)) || holds(index.neighbour(item.hit.id, 1))),
+      (holds(item.hit.id) ||
+        holds(index.neighbour(item.hit.id, -1)) ||
+        holds(index.neighbour(item.hit.id, 1))),
   );
   if (!bearer) return eligible.slice(0, cite);
   return [bearer, ...eligible.filter((item) => item !== bearer)].slice(0, cite);
@@ -210,7 +221,8 @@ function unitName(index: PassageIndex, id: number, wants: string): string | null
   if (!heading) return null;
   const typed = /^(\S+)\s*\([^)]*\)$/.exec(heading);
   if (typed) return typed[1].replace(/^`|`$/g, '');
-  if (/^`?(?:--?[\w-]+|[\w-]*[_.][\w.-]+|[a-z]+[A-Z]\w*)`?$/.test(heading)) return heading.replace(/^`|`$/g, '');
+  if (/^`?(?:--?[\w-]+|[\w-]*[_.][\w.-]+|[a-z]+[A-Z]\w*)`?$/.test(heading))
+    return heading.replace(/^`|`$/g, '');
   if (wants === 'name' && heading.split(/\s+/).length <= 3 && heading.length <= 40) return heading;
   return null;
 }
@@ -228,7 +240,13 @@ function fixAfter(index: PassageIndex, id: number, shown: string): string | null
   if (!PROBLEM.test(shown) || index.kindOf(id) === 'line') return null;
   const sentences = splitSentences(index.display(id));
   const last = sentences[sentences.length - 1] ?? '';
-  if (!shown.replace(/\s*\[\d+\]$/, '').trim().endsWith(last.trim().slice(-20))) return null;
+  if (
+    !shown
+      .replace(/\s*\[\d+\]$/, '')
+      .trim()
+      .endsWith(last.trim().slice(-20))
+  )
+    return null;
   const next = index.sibling(id, 1);
   if (next < 0) return null;
   if (index.kindOf(next) === 'code') {

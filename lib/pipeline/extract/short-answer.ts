@@ -145,7 +145,12 @@ export function answerCandidates(
       if (capitalised && (!startsSentence || nameAtStart) && isAnswerWord(i)) {
         // A name of several capitalised words ("Marla Quist") is one answer.
         let end = i;
-        while (end + 1 < tokens.length && end < i + 2 && /^\p{Lu}\p{Ll}/u.test(tokens[end + 1]) && isName(folded[end + 1]))
+        while (
+          end + 1 < tokens.length &&
+          end < i + 2 &&
+          /^\p{Lu}\p{Ll}/u.test(tokens[end + 1]) &&
+          isName(folded[end + 1])
+        )
           end++;
         add(tokens.slice(i, end + 1).join(' '), i, folded[i - 1] === 'of' ? OF_SHARE : 1);
         i = end;

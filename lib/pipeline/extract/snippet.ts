@@ -1,8 +1,8 @@
 import type { LanguageModel } from '../../lm/index.js';
 import type { PassageIndex } from '../../retrieval/index.js';
 import { includesWord, splitSentences } from '../../text/index.js';
-import { trimToQuestion, weightOf } from './trim.js';
 import type { Source } from '../types.js';
+import { trimToQuestion, weightOf } from './trim.js';
 
 /** Words one unit of prose may give a reply: about a short paragraph, so two units fit a reply of 80 tokens. */
 const UNIT_WORDS = 50;

@@ -1,6 +1,5 @@
 import type { Turn } from '../../sessions/index.js';
 import { capitalise, STOP_WORDS } from '../../text/index.js';
-import { type AnswerKind, shapeOf } from './shape.js';
 import {
   decay,
   type EntityKind,
@@ -13,6 +12,7 @@ import {
   noteTopic,
   referent,
 } from './focus.js';
+import { type AnswerKind, shapeOf } from './shape.js';
 
 /**
  * What kind of follow-up a message is, read from its language alone: `pronoun` (a pronoun or
@@ -36,6 +36,17 @@ export interface FollowUp {
   leansOn: number;
   focus: Focus;
 }
+
+/** A conversation with something of every kind in focus: what a message could lean on at most. */
+const LEANING_PROBE: Focus = {
+  entities: [
+    { text: 'someone', kind: 'person', salience: 1 },
+    { text: 'somewhere', kind: 'place', salience: 1 },
+    { text: 'something', kind: 'thing', salience: 1 },
+  ],
+  lastQuestion: 'something',
+  lastAnswer: 'something',
+};
 
 /** Exchanges that feed the focus. */
 const EXCHANGES = 4;
@@ -68,12 +79,24 @@ const PLACE_PRONOUN = /\b(there)(?=\s*(?:[?.!,;]|$))/i;
 export function resolveFollowUp(
   message: string,
   history: readonly Turn[],
-  /** The document or topic a reply answered from (its section's top heading), when the text has one. */
+  /** The document or topic a reply answered from (its section's top heading), undefined when it quoted no passage. */
   topicOfAnswer: (answer: string) => string | undefined = () => undefined,
   /** True for a word so common in the taught text that it cannot tell what a turn is about. */
   isCommon: (name: string) => boolean = () => false,
 ): FollowUp {
   const focus = emptyFocus();
+  const alone = {
+    kind: 'none' as const,
+    question: message.trim(),
+    carried: '',
+    lastAnswer: '',
+    lastQuestion: '',
+    leansOn: 0,
+    focus,
+  };
+  // Whether a message leans on the conversation is read from its language alone: a message that
+  // would stand alone even after the fullest conversation is not replayed against this one.
+  if (history.length === 0 || rewriteWith(message, LEANING_PROBE).kind === 'none') return alone;
   const exchanges = exchangesOf(history);
   let leansOn = 0;
   const from = Math.max(0, exchanges.length - EXCHANGES);
@@ -82,12 +105,14 @@ export function resolveFollowUp(
     decay(focus);
     const read = rewriteWith(question, focus);
     // What a turn asked, as it was read: with the words it carried from the one before.
-    const standalone = read.carried && read.kind === 'pronoun' ? `${read.question} (${read.carried})` : read.question;
-    // Small talk and replies without a source ("hello", "thanks") leave the focus as it was.
-    if (!/\[\d+\]/.test(answer)) continue;
+    const standalone =
+      read.carried && read.kind === 'pronoun' ? `${read.question} (${read.carried})` : read.question;
+    // Small talk and replies that quote no passage ("hello", "thanks", "I don't know") leave the
+    // focus as it was. A reply cut by a length limit may have lost its [n], so the passage decides.
+    const topic = topicOfAnswer(answer);
+    if (topic === undefined && !/\[\d+\]/.test(answer)) continue;
     noteQuestion(focus, standalone, isCommon);
     noteAnswer(focus, answer, kindAskedFor(shapeOf(standalone).kind), isCommon);
-    const topic = topicOfAnswer(answer);
     if (topic) noteTopic(focus, topic);
     leansOn = at + 1;
   }
@@ -112,7 +137,8 @@ function rewriteWith(
   if (MORE.test(text) && focus.lastAnswer) return { kind: 'more', question: text, carried: '' };
   if (WHY.test(text) && focus.lastAnswer) return { kind: 'why', question: text, carried: '' };
   // "An example" asks the earlier question again, for the example that shows it.
-  if (EXAMPLE.test(text) && focus.lastAnswer) return { kind: 'example', question: focus.lastQuestion, carried: '' };
+  if (EXAMPLE.test(text) && focus.lastAnswer)
+    return { kind: 'example', question: focus.lastQuestion, carried: '' };
 
   const ellipsis = ELLIPSIS_START.test(text) && text.replace(ELLIPSIS_START, '').trim() !== '';
   let question = ellipsis ? text.replace(ELLIPSIS_START, '').trim() : text;
@@ -199,7 +225,9 @@ function substituted(previous: string, fragment: string): string | null {
     return null;
   const marked = /^(?:`[^`]+`|--?[\w-]+|\S*[._/]\S*)$/.test(replacement) || /^\p{Lu}/u.test(replacement);
   const slot = marked
-    ? /`[^`]+`|(?<=\s)--?[A-Za-z][\w-]*|(?<=\s)\S*\w[._/]\w\S*|(?<=\S\s+)\p{Lu}[\p{L}\p{N}_-]*/u.exec(previous)
+    ? /`[^`]+`|(?<=\s)--?[A-Za-z][\w-]*|(?<=\s)\S*\w[._/]\w\S*|(?<=\S\s+)\p{Lu}[\p{L}\p{N}_-]*/u.exec(
+        previous,
+      )
     : null;
   // Only a name put in the place of a name is safe to substitute; any other X is searched with
   // the earlier question's words carried beside it.
@@ -213,7 +241,10 @@ function substituted(previous: string, fragment: string): string | null {
  */
 function pointsBack(question: string): boolean {
   // "that" before a clause's subject ("check that the file exists") joins clauses, it points at nothing.
-  const pronouns = question.replace(/\b(?:that|this)\s+(?=(?:the|a|an|my|your|our|their|it|he|she|they|we|i|you)\b)/gi, ' ');
+  const pronouns = question.replace(
+    /\b(?:that|this)\s+(?=(?:the|a|an|my|your|our|their|it|he|she|they|we|i|you)\b)/gi,
+    ' ',
+  );
   if (!DEMONSTRATIVE.test(pronouns)) return false;
   return contentWords(question.replace(DEMONSTRATIVE_PHRASE, ' ')) <= 3;
 }

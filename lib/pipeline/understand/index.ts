@@ -92,7 +92,10 @@ function hasExampleNear(passages: PassageIndex, id: number): boolean {
   return false;
 }
 
-/** The top heading of the section the earlier answer quoted: the topic a pronoun may stand for. */
+/**
+ * The top heading of the section the earlier answer quoted: the topic a pronoun may stand for;
+ * '' when the passage has no heading, undefined when the answer quoted no passage.
+ */
 function topicOfAnswer(passages: PassageIndex, answer: string): string | undefined {
   const from = previousPassage(passages, answer);
   if (from < 0) return undefined;
@@ -100,7 +103,7 @@ function topicOfAnswer(passages: PassageIndex, answer: string): string | undefin
     passages
       .section(from)
       .path[0]?.replace(/[([{].*$/, '')
-      .trim() || undefined
+      .trim() ?? ''
   );
 }
 

@@ -68,10 +68,17 @@ function unitWanted(lower: string, kind: AnswerKind, focus: string | null): Unit
   if (kind === 'reason') return 'reason';
   // "is X on by default", "what is the default Y": the unit must state the default.
   if (/\bdefaults?\b|\bby default\b/.test(lower)) return 'default';
-  if ((focus && SETTING_NOUNS.test(focus)) || /^(?:which|what)\s+\S+\s+(?:option|flag|setting|command)s?\b/.test(lower))
+  if (
+    (focus && SETTING_NOUNS.test(focus)) ||
+    /^(?:which|what)\s+\S+\s+(?:option|flag|setting|command)s?\b/.test(lower)
+  )
     return 'name';
   // The instruction forms of English: "how do I", "how can I", "how to", "how should we".
-  if (/^(?:how\s+(?:do|can|could|should|would|may|might|will)\s+(?:i|we|you|one)\b|how\s+to\b|(?:is|are)\s+there\s+a\s+way\b)/.test(lower))
+  if (
+    /^(?:how\s+(?:do|can|could|should|would|may|might|will)\s+(?:i|we|you|one)\b|how\s+to\b|(?:is|are)\s+there\s+a\s+way\b)/.test(
+      lower,
+    )
+  )
     return 'procedure';
   return 'fact';
 }
