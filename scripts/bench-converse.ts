@@ -189,7 +189,9 @@ if (values['docs-only']) {
 // ---- follow-ups ----
 for (const [name, set] of sets) {
   log(`\n=== follow-ups: ${name}`);
-  const counts = Object.fromEntries(PATHS.map((path) => [path, { follow: 0, std: 0, first: 0 }]));
+  const counts = Object.fromEntries(
+    PATHS.map((path) => [path, { follow: 0, std: 0, first: 0, bare: 0, same: 0 }]),
+  );
   let followUps = 0;
   let firsts = 0;
   for (const conversation of set.conversations) {
@@ -211,6 +213,15 @@ for (const [name, set] of sets) {
           const stdHit = mentions(written.text, turn.a, HIT_WORDS);
           if (stdHit) counts[path]!.std++;
           log(`    ${path} ${stdHit ? 'hit ' : 'miss'} (written out) ${oneLine(written.text)}`);
+          // The follow-up alone in a fresh session: the conversation's reply equal to it means the history went unused.
+          const bare = await ask(client, path, turn.q);
+          const bareHit = mentions(bare.text, turn.a, HIT_WORDS);
+          const same = bare.text.replace(/\s+/g, ' ').trim() === reply.text.replace(/\s+/g, ' ').trim();
+          if (bareHit) counts[path]!.bare++;
+          if (same) counts[path]!.same++;
+          log(
+            `    ${path} ${bareHit ? 'hit ' : 'miss'} (bare${same ? ', SAME as in the conversation' : ''}) ${oneLine(bare.text)}`,
+          );
         }
       }
     }
@@ -219,7 +230,7 @@ for (const [name, set] of sets) {
     const c = counts[path]!;
     const share = c.std ? Math.round((100 * c.follow) / c.std) : 0;
     report.push(
-      `follow-ups ${name} ${path.padEnd(2)}: ${rate(c.follow, followUps)} vs written out ${rate(c.std, followUps)} = ${share}% of written-out hits; first turns ${rate(c.first, firsts)}`,
+      `follow-ups ${name} ${path.padEnd(2)}: ${rate(c.follow, followUps)} vs written out ${rate(c.std, followUps)} = ${share}% of written-out hits; bare ${rate(c.bare, followUps)}, equal to the bare reply ${c.same}/${followUps}; first turns ${rate(c.first, firsts)}`,
     );
   }
 }
