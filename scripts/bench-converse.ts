@@ -39,7 +39,8 @@ import {
  * the bare reply, self-contained questions after a conversation, social turns inside one; tuning
  * and held-out halves apart, Variant A and B); fitting and babbling social replies on a fresh
  * install (the starter text) and after training the KJV; and maxTokens compliance per path. The
- * replies are printed too. `--docs-only [--set NAME]` runs only the documentation conversations;
+ * replies are printed too, except those of held-out conversations (counted only, unless
+ * `--show-heldout`). `--docs-only [--set NAME]` runs only the documentation conversations;
  * `--json FILE` writes their figures and replies.
  */
 const { values } = parseArgs({
@@ -49,6 +50,7 @@ const { values } = parseArgs({
     'docs-only': { type: 'boolean', default: false },
     set: { type: 'string' },
     json: { type: 'string' },
+    'show-heldout': { type: 'boolean', default: false },
   },
 });
 
@@ -140,6 +142,8 @@ for (const [set, conversations] of bySet) {
   const { client, documentShingles } = await trainedClient(set, corpora);
   log(`(trained in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   const turns = await runConversations(client, documentShingles, conversations, (result, turn) => {
+    // Held-out conversations are counted, not shown: whoever tunes the service reads the tuning half only.
+    if (result.half === 'heldout' && !values['show-heldout']) return;
     const held = result.half === 'heldout' ? '[held out] ' : '';
     const head = `  ${result.path} #${result.conversation + 1} ${held}${result.kind.padEnd(14)}`;
     if (result.kind === 'social') {
@@ -174,7 +178,11 @@ for (const [set, conversations] of bySet) {
       );
     }
   }
-  docsJson.push({ name: set.name, figures, turns });
+  docsJson.push({
+    name: set.name,
+    figures,
+    turns: turns.filter((turn) => turn.half !== 'heldout' || values['show-heldout']),
+  });
 }
 if (values.json) {
   writeFileSync(values.json, `${JSON.stringify({ sets: docsJson }, null, 2)}\n`);
