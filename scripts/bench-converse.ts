@@ -39,7 +39,8 @@ import {
  * the bare reply, self-contained questions after a conversation, social turns inside one; tuning
  * and held-out halves apart, Variant A and B); fitting and babbling social replies on a fresh
  * install (the starter text) and after training the KJV; and maxTokens compliance per path. The
- * replies are printed too. `--docs-only [--set NAME]` runs only the documentation conversations;
+ * replies are printed too, except those of held-out conversations (counted only, unless
+ * `--show-heldout`). `--docs-only [--set NAME]` runs only the documentation conversations;
  * `--json FILE` writes their figures and replies.
  */
 const { values } = parseArgs({
@@ -49,6 +50,7 @@ const { values } = parseArgs({
     'docs-only': { type: 'boolean', default: false },
     set: { type: 'string' },
     json: { type: 'string' },
+    'show-heldout': { type: 'boolean', default: false },
   },
 });
 
@@ -140,6 +142,8 @@ for (const [set, conversations] of bySet) {
   const { client, documentShingles } = await trainedClient(set, corpora);
   log(`(trained in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   const turns = await runConversations(client, documentShingles, conversations, (result, turn) => {
+    // Held-out conversations are counted, not shown: whoever tunes the service reads the tuning half only.
+    if (result.half === 'heldout' && !values['show-heldout']) return;
     const held = result.half === 'heldout' ? '[held out] ' : '';
     const head = `  ${result.path} #${result.conversation + 1} ${held}${result.kind.padEnd(14)}`;
     if (result.kind === 'social') {
@@ -174,7 +178,11 @@ for (const [set, conversations] of bySet) {
       );
     }
   }
-  docsJson.push({ name: set.name, figures, turns });
+  docsJson.push({
+    name: set.name,
+    figures,
+    turns: turns.filter((turn) => turn.half !== 'heldout' || values['show-heldout']),
+  });
 }
 if (values.json) {
   writeFileSync(values.json, `${JSON.stringify({ sets: docsJson }, null, 2)}\n`);
@@ -189,7 +197,9 @@ if (values['docs-only']) {
 // ---- follow-ups ----
 for (const [name, set] of sets) {
   log(`\n=== follow-ups: ${name}`);
-  const counts = Object.fromEntries(PATHS.map((path) => [path, { follow: 0, std: 0, first: 0 }]));
+  const counts = Object.fromEntries(
+    PATHS.map((path) => [path, { follow: 0, std: 0, first: 0, bare: 0, same: 0 }]),
+  );
   let followUps = 0;
   let firsts = 0;
   for (const conversation of set.conversations) {
@@ -211,6 +221,15 @@ for (const [name, set] of sets) {
           const stdHit = mentions(written.text, turn.a, HIT_WORDS);
           if (stdHit) counts[path]!.std++;
           log(`    ${path} ${stdHit ? 'hit ' : 'miss'} (written out) ${oneLine(written.text)}`);
+          // The follow-up alone in a fresh session: the conversation's reply equal to it means the history went unused.
+          const bare = await ask(client, path, turn.q);
+          const bareHit = mentions(bare.text, turn.a, HIT_WORDS);
+          const same = bare.text.replace(/\s+/g, ' ').trim() === reply.text.replace(/\s+/g, ' ').trim();
+          if (bareHit) counts[path]!.bare++;
+          if (same) counts[path]!.same++;
+          log(
+            `    ${path} ${bareHit ? 'hit ' : 'miss'} (bare${same ? ', SAME as in the conversation' : ''}) ${oneLine(bare.text)}`,
+          );
         }
       }
     }
@@ -219,7 +238,7 @@ for (const [name, set] of sets) {
     const c = counts[path]!;
     const share = c.std ? Math.round((100 * c.follow) / c.std) : 0;
     report.push(
-      `follow-ups ${name} ${path.padEnd(2)}: ${rate(c.follow, followUps)} vs written out ${rate(c.std, followUps)} = ${share}% of written-out hits; first turns ${rate(c.first, firsts)}`,
+      `follow-ups ${name} ${path.padEnd(2)}: ${rate(c.follow, followUps)} vs written out ${rate(c.std, followUps)} = ${share}% of written-out hits; bare ${rate(c.bare, followUps)}, equal to the bare reply ${c.same}/${followUps}; first turns ${rate(c.first, firsts)}`,
     );
   }
 }

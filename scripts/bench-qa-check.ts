@@ -6,6 +6,7 @@ import {
   findSet,
   heldOutIndexes,
   loadSets,
+  offCorpusQuestions,
   type Question,
   readableText,
   resolveSetPath,
@@ -50,7 +51,7 @@ for (const set of loadSets()) {
   if (values.split) {
     split(set.name, set.questions, questions, HELD_OUT, !set.where);
     if (set.offcorpus) {
-      const off = setQuestions(set, corpora, set.offcorpus);
+      const off = offCorpusQuestions(set, corpora);
       split(set.name, set.offcorpus, off, Math.floor(off.length / 2), !set.where);
     }
   }
@@ -71,7 +72,7 @@ for (const set of loadSets()) {
     list.some((question) => question.half)
       ? ` (${list.filter((question) => question.half === 'tuning').length} tuning, ${list.filter((question) => question.half === 'heldout').length} held out)`
       : '';
-  const off = set.offcorpus ? setQuestions(set, corpora, set.offcorpus) : [];
+  const off = offCorpusQuestions(set, corpora);
   console.log(
     `${set.name}: ${documents.length} documents, ${questions.length} questions${halves(questions)}, ${words} acceptable words; ${off.length} off corpus${halves(off)}`,
   );

@@ -3,6 +3,7 @@ import { baselineSections, SectionBm25 } from './bench-sections.js';
 import { benchServices } from './bench-services.js';
 import {
   type Half,
+  offCorpusQuestions,
   type Question,
   type QuestionSet,
   setDocuments,
@@ -152,7 +153,7 @@ export async function runSet(
 
   const offCorpus: OffCorpusResult[] = [];
   if (set.offcorpus && !options.skipOffCorpus) {
-    for (const [i, question] of setQuestions(set, options.corpora, set.offcorpus).filter(inHalf).entries()) {
+    for (const [i, question] of offCorpusQuestions(set, options.corpora).filter(inHalf).entries()) {
       const replyA = await client.askA(question.q, { sessionId: `off-${i}`, modelMode: 'expert', raw: true });
       const replyB = await client.askB(question.q);
       const result: OffCorpusResult = {

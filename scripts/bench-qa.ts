@@ -26,7 +26,9 @@ import { type Half, loadSets, type Question, type QuestionSet } from './bench-se
  * the replies at level `nearest`, and the wrong-but-cited ones (level `answer`, citing sources, no
  * acceptable word in the first 60 words); then honest "I don't know" replies to questions off the
  * corpus, and the instant reply latency where the set asks for it. A set whose questions have
- * halves is reported tuning and held out apart. `--json FILE` writes every figure and reply.
+ * halves is reported tuning and held out apart; its held-out questions and replies are counted but
+ * not printed (nor written by `--json`) unless `--show-heldout`, so that tuning never sees them.
+ * `--json FILE` writes every figure and reply.
  */
 const { values } = parseArgs({
   options: {
@@ -38,6 +40,7 @@ const { values } = parseArgs({
     corpora: { type: 'string' },
     verbose: { type: 'boolean', default: false },
     json: { type: 'string' },
+    'show-heldout': { type: 'boolean', default: false },
   },
 });
 
@@ -85,6 +88,8 @@ for (const set of chosen) {
     corpora,
     ...(half ? { half } : {}),
     onQuestion: (question) => {
+      // Held-out questions are counted, not shown: whoever tunes the service reads the tuning half only.
+      if (question.half === 'heldout' && !values['show-heldout']) return;
       console.log(
         `A ${mark(question.a)}  B ${mark(question.b)}  BM25 ${mark(question.base)}  ${question.half === 'heldout' ? '[held out] ' : ''}${question.q}${flag(question.a) ? `  (A${flag(question.a)})` : ''}${flag(question.b) ? `  (B${flag(question.b)})` : ''}`,
       );
@@ -95,6 +100,7 @@ for (const set of chosen) {
       }
     },
     onOffCorpus: (question) => {
+      if (question.half === 'heldout' && !values['show-heldout']) return;
       if (!values.verbose && question.honestA && question.honestB) return;
       console.log(
         `off-corpus A ${question.honestA ? 'honest' : 'ANSWERED'}  B ${question.honestB ? 'honest' : 'ANSWERED'}  ${question.q}`,
@@ -152,8 +158,8 @@ if (values.json) {
     trainSeconds: result.trainSeconds,
     halves: Object.fromEntries(halvesOf(result).map((which) => [which ?? 'all', tally(result, which)])),
     ...(latency ? { latency } : {}),
-    questions: result.questions,
-    offCorpus: result.offCorpus,
+    questions: result.questions.filter((question) => question.half !== 'heldout' || values['show-heldout']),
+    offCorpus: result.offCorpus.filter((question) => question.half !== 'heldout' || values['show-heldout']),
   }));
   writeFileSync(values.json, `${JSON.stringify({ sets }, null, 2)}\n`);
   console.log(`(wrote ${values.json})`);

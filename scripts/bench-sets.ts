@@ -105,12 +105,21 @@ async function readSetFile(path: string, format: DocumentFormat, name: string): 
 }
 
 /** A set's questions (its `where` applied); [] when the file is missing. */
-export function setQuestions(set: QuestionSet, corpora: string, file = set.questions): Question[] {
-  const path = resolveSetPath(file, corpora);
-  if (!existsSync(path)) return [];
-  return (JSON.parse(readFileSync(path, 'utf8')) as Question[]).filter((question) =>
+export function setQuestions(set: QuestionSet, corpora: string): Question[] {
+  return readQuestions(set.questions, corpora).filter((question) =>
     Object.entries(set.where ?? {}).every(([field, value]) => question[field] === value),
   );
+}
+
+/** A set's off-corpus questions (all of the file: `where` picks among answered questions only). */
+export function offCorpusQuestions(set: QuestionSet, corpora: string): Question[] {
+  return set.offcorpus ? readQuestions(set.offcorpus, corpora) : [];
+}
+
+function readQuestions(file: string, corpora: string): Question[] {
+  const path = resolveSetPath(file, corpora);
+  if (!existsSync(path)) return [];
+  return JSON.parse(readFileSync(path, 'utf8')) as Question[];
 }
 
 /** The text a reader of the service finds in a document: its sections' headings and blocks. */
