@@ -1,4 +1,3 @@
-import type { Knowledge } from '../pipeline/index.js';
 import {
   type DialoguePair,
   decodeChunk,
@@ -11,6 +10,7 @@ import {
 import { HttpError } from '../http/index.js';
 import { createModel, type LanguageModel, type NgramModel } from '../lm/index.js';
 import { logError, logInfo } from '../log/index.js';
+import type { Knowledge } from '../pipeline/index.js';
 import { PassageIndex } from '../retrieval/index.js';
 import type { Store, StoreBatch } from '../store/index.js';
 import { corpusFull } from './corpus-ceiling.js';
