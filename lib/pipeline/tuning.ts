@@ -31,13 +31,14 @@ export const BM25_SHARE = 0.5;
 export const RUN_BONUS = 0.08;
 /** What an entry named by an option the question writes ("-c", "--depth") adds: the question names its unit. */
 export const NAMED_BONUS = 0.6;
-/** Most rank question words standing together add (all of them adjacent); BM25 alone ignores word order. */
-export const PROXIMITY_BONUS = 0.25;
+/** Most rank question words standing together add (all of them adjacent); BM25 alone ignores word order. Small: on the tuning halves more helped the PDF set and hurt the Markdown one. */
+export const PROXIMITY_BONUS = 0.1;
 /**
  * Rank taken from a unit that lacks the question's rarest taught word while another unit has it:
- * the rarest word is what the question is about, so such a unit is never the answer.
+ * the rarest word is what the question is about, so such a unit should not be the answer. Kept
+ * moderate: on the tuning halves a full penalty dropped answers whose rare word was a paraphrase.
  */
-export const RAREST_MISSING_PENALTY = 1;
+export const RAREST_MISSING_PENALTY = 0.3;
 /** Rank added to a unit of the kind the question wants (an option entry for "which option", a default, a command for "how do I"). */
 export const UNIT_KIND_BONUS = 0.2;
 /** Rank added to units in the same section as the earlier answer, for a reading resolved against the conversation. */
@@ -66,8 +67,8 @@ export const FURTHER_CITATION_SHARE = 0.75;
 export const ANSWER_COVERAGE = 0.5;
 /** The same when some word of the question was never taught: the rest must cover more of it. */
 export const ANSWER_COVERAGE_UNKNOWN_WORD = 0.6;
-/** Coverage needed on top when the best unit lacks the question's rarest word. */
-export const RAREST_MISSING_COVERAGE = 0.15;
+/** Coverage needed on top when the best unit lacks the question's rarest word (0: the score's coverage term already weighs it). */
+export const RAREST_MISSING_COVERAGE = 0;
 /** Least coverage for "the closest I found": below it the passage is not near enough to show. */
 export const NEAREST_COVERAGE = 0.34;
 /** The same when some word of the question was never taught (it may be what the question is about). */
