@@ -7,6 +7,7 @@ import {
   validate,
 } from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
+import { logReply, madeReplyOf } from '../questions/index.js';
 import type { Services } from '../services/index.js';
 import { scopedSessionId, sessionHeaders } from '../sessions/index.js';
 import { signedInUser } from './identity.js';
@@ -35,12 +36,17 @@ export function chatHandlers(services: () => Services): { POST: MethodHandler } 
             counted = sessionHeaders(sessionLimit, remaining);
           };
           return streamReply(
-            (onDelta) => respondToChat(current, body, { limit, image, onDelta, onSession }),
+            async (onDelta) => {
+              const outcome = await respondToChat(current, body, { limit, image, onDelta, onSession });
+              const logged = await logReply(current, madeReplyOf(body.message, outcome));
+              return { ...outcome, body: { ...outcome.body, ...logged } };
+            },
             { body: (outcome) => outcome.body, lateHeaders: () => counted, signal: request.signal },
           );
         }
         const outcome = await respondToChat(current, body, { limit, image });
-        return json(outcome.body, 200, sessionHeaders(outcome.limit, outcome.remaining));
+        const logged = await logReply(current, madeReplyOf(body.message, outcome));
+        return json({ ...outcome.body, ...logged }, 200, sessionHeaders(outcome.limit, outcome.remaining));
       });
     },
   };

@@ -20,6 +20,8 @@ export interface ChatOutcome {
   remaining: number;
   /** Whether the reply was cut to fit maxTokens. */
   cut: boolean;
+  /** The local reply's kind (`unknown`: today's don't-know path); read by lib/questions until `confidence` replaces it. */
+  kind: ReturnType<typeof composeReply>['kind'];
 }
 
 /**
@@ -138,5 +140,6 @@ export async function respondToChat(
     limit: session.limit,
     remaining: session.remaining,
     cut: limited.cut || externalCut,
+    kind: fromImage ? 'grounded' : reply.kind,
   };
 }

@@ -9,6 +9,7 @@ import {
 } from '../chat/index.js';
 import { json, type MethodHandler, readJson, validate } from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
+import { logReply, madeReplyOf } from '../questions/index.js';
 import type { Services } from '../services/index.js';
 import { scopedSessionId, sessionHeaders } from '../sessions/index.js';
 import { countTokens } from '../text/index.js';
@@ -54,11 +55,21 @@ export function chatCompletionsHandlers(services: () => Services): { POST: Metho
               lateHeaders: () => counted,
               signal: request.signal,
             },
-            (onDelta) => respondToChat(current, chat, { ...context, onDelta, onSession }),
+            async (onDelta) => {
+              const outcome = await respondToChat(current, chat, { ...context, onDelta, onSession });
+              return withLog(
+                outcome,
+                await logReply(current, madeReplyOf(chat.message, outcome), identity.id),
+              );
+            },
             ending,
           );
         }
-        const outcome = await respondToChat(current, chat, context);
+        const answered = await respondToChat(current, chat, context);
+        const outcome = withLog(
+          answered,
+          await logReply(current, madeReplyOf(chat.message, answered), identity.id),
+        );
         const end = ending(outcome);
         return json(
           completionObject(identity, { text: outcome.body.response, ...end }),
@@ -78,6 +89,11 @@ export function modelsHandlers(services: () => Services): { GET: MethodHandler }
       return json(modelList());
     },
   };
+}
+
+/** The outcome with its sources cited; the replyId is the completion's id, so nothing else changes. */
+function withLog(outcome: ChatOutcome, logged: { sources: ChatOutcome['body']['sources'] }): ChatOutcome {
+  return { ...outcome, body: { ...outcome.body, sources: logged.sources } };
 }
 
 function chatRequestOf(

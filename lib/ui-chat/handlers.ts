@@ -8,6 +8,7 @@ import {
 } from '../chat/index.js';
 import { type MethodHandler, readJson, validate } from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
+import { type LoggedReplyFields, logReply, madeReplyOf } from '../questions/index.js';
 import type { Services } from '../services/index.js';
 import { sessionHeaders } from '../sessions/index.js';
 import { readUIConversation } from './conversation.js';
@@ -49,14 +50,16 @@ export function uiChatHandlers(services: () => Services): { POST: MethodHandler 
         };
         return streamUIMessage(
           { lateHeaders: () => counted, signal: request.signal },
-          (onDelta) =>
-            respondToChat(current, chat, {
+          async (onDelta) => {
+            const outcome = await respondToChat(current, chat, {
               limit,
               image,
               history: conversation.history,
               onDelta,
               onSession,
-            }),
+            });
+            return { outcome, logged: await logReply(current, madeReplyOf(chat.message, outcome)) };
+          },
           endingOf,
         );
       });
@@ -64,11 +67,16 @@ export function uiChatHandlers(services: () => Services): { POST: MethodHandler 
   };
 }
 
-function endingOf(outcome: ChatOutcome): UIStreamEnding {
-  const { thought, usedExternal, vocabSize, sources } = outcome.body;
+function endingOf({ outcome, logged }: { outcome: ChatOutcome; logged: LoggedReplyFields }): UIStreamEnding {
+  const { thought, usedExternal, vocabSize } = outcome.body;
   return {
-    sources,
+    sources: logged.sources,
     finishReason: outcome.cut ? 'length' : 'stop',
-    metadata: { ...(thought ? { thought } : {}), usedExternal, vocabSize },
+    metadata: {
+      ...(logged.replyId ? { replyId: logged.replyId } : {}),
+      ...(thought ? { thought } : {}),
+      usedExternal,
+      vocabSize,
+    },
   };
 }
