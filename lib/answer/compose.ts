@@ -5,6 +5,7 @@ import type { LanguageModel } from '../lm/index.js';
 import { formatThought, generateReply, type RandomSource, type Reply } from '../reply/index.js';
 import type { PassageIndex } from '../retrieval/index.js';
 import type { Turn } from '../sessions/index.js';
+import { suggestedQuestions, unknownReplyText } from '../suggestions/index.js';
 import { continueFrom, previousPassage, reasonAround } from './follow-up.js';
 import { answerFromPassages, type GroundedAnswer, queryOf } from './grounded.js';
 import { sourceOf } from './passage-reply.js';
@@ -30,6 +31,8 @@ export interface ComposeRequest {
   random?: RandomSource;
   /** Query words also find their synonyms (RELATED_WORDS); off unless true. */
   relatedWords?: boolean;
+  /** The don't-know reply's template (UNKNOWN_REPLY, with `{suggestions}`); unset: lib/suggestions' default. */
+  unknownReply?: string;
 }
 
 /** A local reply and how it was reached. */
@@ -179,7 +182,7 @@ export function composeReply(knowledge: Knowledge, request: ComposeRequest): Com
   const answered = grounded.status === 'answered';
   return {
     kind: answered ? 'grounded' : 'unknown',
-    text: answered ? grounded.text : withExamples(grounded.text, knowledge),
+    text: answered ? grounded.text : dontKnowReply(knowledge, request),
     sources: grounded.sources,
     context: contextOf(passages, grounded),
     shape: questionShape,
@@ -187,6 +190,18 @@ export function composeReply(knowledge: Knowledge, request: ComposeRequest): Com
     grounded,
     thought: `${note}${describeSearch(grounded)}`,
   };
+}
+
+/** The don't-know reply, in words for the visitor, offering questions the documents do answer (lib/suggestions). */
+function dontKnowReply(knowledge: Knowledge, request: ComposeRequest): string {
+  const answers = (question: string) =>
+    answerFromPassages(knowledge.model, knowledge.passages, {
+      message: question,
+      carried: '',
+      shape: shapeOf(question),
+      budget: request.evidence,
+    }).status === 'answered';
+  return unknownReplyText(suggestedQuestions(knowledge, answers), request.unknownReply);
 }
 
 /** An honest reply, with two or three questions the service can answer. */

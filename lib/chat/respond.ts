@@ -67,6 +67,7 @@ export async function respondToChat(
       maxTokens: request.maxTokens,
       random: services.random,
       relatedWords: config.RELATED_WORDS,
+      unknownReply: config.UNKNOWN_REPLY,
     });
   } catch (error) {
     throw new HttpError(
