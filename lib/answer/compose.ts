@@ -201,7 +201,18 @@ function dontKnowReply(knowledge: Knowledge, request: ComposeRequest): string {
       shape: shapeOf(question),
       budget: request.evidence,
     }).status === 'answered';
-  return unknownReplyText(suggestedQuestions(knowledge, answers), request.unknownReply);
+  const fromHeadings = suggestedQuestions(knowledge, answers);
+  // Text without headings: the questions about its most mentioned names (lib/dialogue) instead.
+  const offered =
+    fromHeadings.length >= 2
+      ? fromHeadings
+      : [
+          ...fromHeadings,
+          ...exampleQuestions(knowledge.passages, knowledge.model).map((quoted) =>
+            quoted.replace(/^"|"$/g, ''),
+          ),
+        ];
+  return unknownReplyText([...new Set(offered)], request.unknownReply);
 }
 
 /** An honest reply, with two or three questions the service can answer. */

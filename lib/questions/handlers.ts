@@ -9,6 +9,10 @@ import { feedbackRequestSchema, questionsQuerySchema } from './schema.js';
 /** A feedback body is small: a replyId, a rating and at most 1,000 characters of comment. */
 const FEEDBACK_BODY_LIMIT_BYTES = 8 * 1024;
 
+/** For the owner only (never in a visitor's reply): how the unanswered questions get answers. */
+export const HOW_TO_TEACH =
+  'Teach the service the documents that answer these questions: POST /api/train (a file or text), `npm run train -- FILE` or the Train button of the chat page; ask again to check.';
+
 /** POST /api/feedback: a visitor's thumbs up or down (and comment) on a reply, by its replyId. */
 export function feedbackHandlers(services: () => Services): { POST: MethodHandler } {
   return {
@@ -55,6 +59,7 @@ export function adminQuestionsHandlers(services: () => Services): { GET: MethodH
         logging: log.enabled,
         questions: questionReport(replies, query.kind),
         perDay: answeredPerDay(replies, days, current.now()),
+        howToTeach: HOW_TO_TEACH,
       });
     }),
   };

@@ -74,6 +74,8 @@ export const questionsResponseSchema = v.object({
       comments: v.array(v.string()),
     }),
   ),
+  /** For the owner: how to teach the service what it could not answer. */
+  howToTeach: v.string(),
   /** Answered and unanswered replies per UTC day, oldest first. */
   perDay: v.array(v.object({ date: v.string(), answered: v.number(), unanswered: v.number() })),
 });
