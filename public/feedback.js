@@ -16,7 +16,7 @@ export function ratingRow(replyId) {
     'aria-label': 'Rate this answer',
     'data-testid': 'rate',
   });
-  const status = el('span', { class: 'meta', role: 'status' });
+  const status = el('span', { class: 'rate-status', role: 'status' });
   const up = el(
     'button',
     { type: 'button', class: 'ghost small', 'aria-label': 'Helpful', 'aria-pressed': 'false' },
