@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { Source } from '../answer/index.js';
+import { sourceSchema } from '../citations/schema.js';
 
 /** Longest message accepted, in characters. */
 export const MAX_MESSAGE_CHARS = 4000;
@@ -73,4 +74,17 @@ export interface ChatResponse {
   usedExternal: boolean;
   /** The passages the reply used; empty when it used none (chit-chat, "I don't know"). */
   sources: Source[];
+  /** Names the reply for POST /api/feedback (lib/questions); absent with QUESTION_LOG=off. */
+  replyId?: string;
 }
+
+/** The body of a 200 from POST /api/chat, as the OpenAPI document states it. */
+export const chatResponseSchema = v.strictObject({
+  response: v.string(),
+  thought: v.optional(v.string()),
+  vocabSize: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  usedExternal: v.boolean(),
+  sources: v.array(sourceSchema),
+  /** Names the reply for POST /api/feedback; absent with QUESTION_LOG=off. */
+  replyId: v.optional(v.string()),
+});
