@@ -7,7 +7,7 @@ import {
   validate,
 } from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
-import { logReply, madeReplyOf } from '../questions/index.js';
+import { planReplyLog } from '../questions/index.js';
 import type { Services } from '../services/index.js';
 import { scopedSessionId, sessionHeaders } from '../sessions/index.js';
 import { signedInUser } from './identity.js';
@@ -30,23 +30,28 @@ export function chatHandlers(services: () => Services): { POST: MethodHandler } 
         });
         const image = await readChatImage(current, imageSourceOf(body));
         const limit = user ? config.SESSION_LIMIT_SIGNED_IN : config.SESSION_LIMIT_FREE;
+        const log = planReplyLog(current, body.message);
         if (body.stream ?? acceptsEventStream(request)) {
           let counted: Record<string, string> = {};
           const onSession = (sessionLimit: number, remaining: number) => {
             counted = sessionHeaders(sessionLimit, remaining);
           };
           return streamReply(
-            async (onDelta) => {
-              const outcome = await respondToChat(current, body, { limit, image, onDelta, onSession });
-              const logged = await logReply(current, madeReplyOf(body.message, outcome));
-              return { ...outcome, body: { ...outcome.body, ...logged } };
+            (onDelta) =>
+              respondToChat(current, body, { limit, image, onDelta, onSession, record: log.write }),
+            {
+              body: (outcome) => ({ ...outcome.body, ...log.fields(outcome.body.sources) }),
+              lateHeaders: () => counted,
+              signal: request.signal,
             },
-            { body: (outcome) => outcome.body, lateHeaders: () => counted, signal: request.signal },
           );
         }
-        const outcome = await respondToChat(current, body, { limit, image });
-        const logged = await logReply(current, madeReplyOf(body.message, outcome));
-        return json({ ...outcome.body, ...logged }, 200, sessionHeaders(outcome.limit, outcome.remaining));
+        const outcome = await respondToChat(current, body, { limit, image, record: log.write });
+        return json(
+          { ...outcome.body, ...log.fields(outcome.body.sources) },
+          200,
+          sessionHeaders(outcome.limit, outcome.remaining),
+        );
       });
     },
   };

@@ -1,8 +1,9 @@
-import { composeReply, evidenceBudgets } from '../answer/index.js';
+import { composeReply, evidenceBudgets, type Source } from '../answer/index.js';
 import { emitInPieces, HttpError } from '../http/index.js';
 import { replyBudgets } from '../reply/index.js';
 import type { Services } from '../services/index.js';
 import { beginSessionMessage, recordExchange, type Turn } from '../sessions/index.js';
+import type { StoreBatch } from '../store/index.js';
 import { limitStream, limitTokens } from '../text/index.js';
 import { assistWithExternal } from './assist.js';
 import {
@@ -41,6 +42,11 @@ export async function respondToChat(
     history?: Turn[];
     /** Told the allowance once the message is counted (a stream's headers need it early). */
     onSession?: (limit: number, remaining: number) => void;
+    /** Adds writes (the question log's, lib/questions) to the round trip that records the exchange. */
+    record?: (
+      batch: StoreBatch,
+      reply: { response: string; sources: Source[]; kind: ChatOutcome['kind'] },
+    ) => void;
   },
 ): Promise<ChatOutcome> {
   const { store, config, model: keeper, externalModel } = services;
@@ -125,9 +131,11 @@ export async function respondToChat(
     { role: 'user', content: request.message, ...(seen && seen.lines.length > 0 ? { image: seen } : {}) },
     { role: 'assistant', content: response },
   ];
+  const kind = fromImage ? 'grounded' : reply.kind;
   await recordExchange(store, request.sessionId, turns, {
     ttlSeconds: config.SESSION_TTL_SECONDS,
     firstMessage: session.used === 1,
+    also: context.record && ((batch) => context.record!(batch, { response, sources, kind })),
   });
   const thoughtText = thought.filter(Boolean).join('\n');
   return {
@@ -141,6 +149,6 @@ export async function respondToChat(
     limit: session.limit,
     remaining: session.remaining,
     cut: limited.cut || externalCut,
-    kind: fromImage ? 'grounded' : reply.kind,
+    kind,
   };
 }

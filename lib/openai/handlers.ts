@@ -9,7 +9,7 @@ import {
 } from '../chat/index.js';
 import { json, type MethodHandler, readJson, validate } from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
-import { logReply, madeReplyOf } from '../questions/index.js';
+import { planReplyLog, type ReplyLogPlan } from '../questions/index.js';
 import type { Services } from '../services/index.js';
 import { scopedSessionId, sessionHeaders } from '../sessions/index.js';
 import { countTokens } from '../text/index.js';
@@ -41,7 +41,8 @@ export function chatCompletionsHandlers(services: () => Services): { POST: Metho
           address: current.clientAddress(request),
         });
         const identity = newCompletion(body.model, current.now());
-        const context = { limit: access.limit, image, history: conversation.history };
+        const log = planReplyLog(current, chat.message, identity.id);
+        const context = { limit: access.limit, image, history: conversation.history, record: log.write };
         const ending = (outcome: ChatOutcome): StreamEnding => endingOf(body, outcome);
         if (body.stream) {
           let counted: Record<string, string> = {};
@@ -55,21 +56,12 @@ export function chatCompletionsHandlers(services: () => Services): { POST: Metho
               lateHeaders: () => counted,
               signal: request.signal,
             },
-            async (onDelta) => {
-              const outcome = await respondToChat(current, chat, { ...context, onDelta, onSession });
-              return withLog(
-                outcome,
-                await logReply(current, madeReplyOf(chat.message, outcome), identity.id),
-              );
-            },
+            async (onDelta) =>
+              withCitations(await respondToChat(current, chat, { ...context, onDelta, onSession }), log),
             ending,
           );
         }
-        const answered = await respondToChat(current, chat, context);
-        const outcome = withLog(
-          answered,
-          await logReply(current, madeReplyOf(chat.message, answered), identity.id),
-        );
+        const outcome = withCitations(await respondToChat(current, chat, context), log);
         const end = ending(outcome);
         return json(
           completionObject(identity, { text: outcome.body.response, ...end }),
@@ -92,8 +84,8 @@ export function modelsHandlers(services: () => Services): { GET: MethodHandler }
 }
 
 /** The outcome with its sources cited; the replyId is the completion's id, so nothing else changes. */
-function withLog(outcome: ChatOutcome, logged: { sources: ChatOutcome['body']['sources'] }): ChatOutcome {
-  return { ...outcome, body: { ...outcome.body, sources: logged.sources } };
+function withCitations(outcome: ChatOutcome, log: ReplyLogPlan): ChatOutcome {
+  return { ...outcome, body: { ...outcome.body, sources: log.fields(outcome.body.sources).sources } };
 }
 
 function chatRequestOf(

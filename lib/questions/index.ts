@@ -8,7 +8,15 @@ export {
   type ReplyLevel,
 } from './level.js';
 export { createQuestionLog, type QuestionLog, questionKeys } from './log.js';
-export { type LoggedReplyFields, logReply, type MadeReply, madeReplyOf, questionLogOf } from './reply-log.js';
+export {
+  type LoggedReplyFields,
+  logReply,
+  type MadeReply,
+  planReplyLog,
+  questionLogOf,
+  type ReplyLogPlan,
+  type ReplyToWrite,
+} from './reply-log.js';
 export { answeredPerDay, questionReport } from './report.js';
 export {
   feedbackRequestSchema,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Store } from '../store/index.js';
+import type { Store, StoreBatch } from '../store/index.js';
 import type { ReplyLevel } from './level.js';
 import type { LoggedReply, LoggedSource } from './types.js';
 
@@ -37,6 +37,8 @@ export interface QuestionLog {
   newReplyId(): string;
   /** Stores a reply in one round trip. */
   record(entry: ReplyToLog): Promise<void>;
+  /** Queues a reply's writes on a batch another write sends (the exchange's), so both take one round trip. */
+  recordInto(batch: StoreBatch, entry: ReplyToLog): void;
   /** Sets the visitor's rating (and comment) of a reply; false when the reply is not (or no longer) logged. */
   rate(replyId: string, rating: 'up' | 'down', comment?: string): Promise<boolean>;
   /** The replies of the last `days` days, newest first. */
@@ -54,31 +56,37 @@ export interface QuestionLogOptions {
 export function createQuestionLog(store: Store, options: QuestionLogOptions): QuestionLog {
   const keepMs = options.days * DAY_MS;
   const keepSeconds = options.days * 86_400;
+  const recordInto = (batch: StoreBatch, entry: ReplyToLog): void => {
+    if (!options.enabled) return;
+    const askedAt = options.now();
+    const key = questionKeys.reply(entry.replyId);
+    const day = questionKeys.day(dateOf(askedAt));
+    const sources = entry.sources.slice(0, MAX_SOURCES).map(keptSource);
+    batch
+      .hset(key, {
+        question: entry.question,
+        reply: entry.reply,
+        sources: JSON.stringify(sources),
+        level: entry.level,
+        askedAt,
+      })
+      .expire(key, keepSeconds)
+      .rpush(day, entry.replyId)
+      // A day's list outlives its last record by a day, so no listed record outlives its list.
+      .expire(day, keepSeconds + 86_400);
+  };
   return {
     enabled: options.enabled,
     newReplyId: () => `reply-${randomUUID().replaceAll('-', '')}`,
 
     async record(entry) {
       if (!options.enabled) return;
-      const askedAt = options.now();
-      const key = questionKeys.reply(entry.replyId);
-      const day = questionKeys.day(dateOf(askedAt));
-      const sources = entry.sources.slice(0, MAX_SOURCES).map(keptSource);
-      await store
-        .batch()
-        .hset(key, {
-          question: entry.question,
-          reply: entry.reply,
-          sources: JSON.stringify(sources),
-          level: entry.level,
-          askedAt,
-        })
-        .expire(key, keepSeconds)
-        .rpush(day, entry.replyId)
-        // A day's list outlives its last record by a day, so no listed record outlives its list.
-        .expire(day, keepSeconds + 86_400)
-        .exec();
+      const batch = store.batch();
+      recordInto(batch, entry);
+      await batch.exec();
     },
+
+    recordInto,
 
     async rate(replyId, rating, comment) {
       const key = questionKeys.reply(replyId);

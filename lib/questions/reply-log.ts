@@ -2,6 +2,7 @@ import type { Source } from '../answer/index.js';
 import { type Citation, withCitations } from '../citations/index.js';
 import { logError } from '../log/index.js';
 import type { Services } from '../services/index.js';
+import type { StoreBatch } from '../store/index.js';
 import { levelOf, type ReplyAnswerSignals } from './level.js';
 import { createQuestionLog, type QuestionLog } from './log.js';
 
@@ -21,23 +22,6 @@ export interface MadeReply extends ReplyAnswerSignals {
   sources: readonly Source[];
 }
 
-/** The reply of a Variant A outcome (POST /api/chat, /api/ui/chat, /api/v1) to the visitor's question. */
-export function madeReplyOf(
-  question: string,
-  outcome: ReplyAnswerSignals & {
-    body: { response: string; sources: readonly Source[] } & ReplyAnswerSignals;
-  },
-): MadeReply {
-  const confidence = outcome.confidence ?? outcome.body.confidence;
-  return {
-    question,
-    response: outcome.body.response,
-    sources: outcome.body.sources,
-    ...(confidence ? { confidence } : {}),
-    ...(outcome.kind ? { kind: outcome.kind } : {}),
-  };
-}
-
 /** What a way in adds to its reply: the sources with their citation fields, and the replyId when logged. */
 export interface LoggedReplyFields {
   replyId?: string;
@@ -45,7 +29,7 @@ export interface LoggedReplyFields {
 }
 
 /**
- * The one call each way in makes after its reply is made: gives the sources their citations
+ * The one call a way in without a stored exchange (Variant B) makes after its reply: gives the sources their citations
  * (title, section, url, page) and, unless QUESTION_LOG=off, logs the question and reply under a
  * fresh replyId (or the one given: /api/v1's completion id) in one store round trip. A failed
  * write costs the reply its replyId, never the reply.
@@ -72,4 +56,50 @@ export async function logReply(
     return { sources };
   }
   return { replyId: id, sources };
+}
+
+/** A reply's text and sources as the exchange is written, with what tells how well it answered. */
+export interface ReplyToWrite extends ReplyAnswerSignals {
+  response: string;
+  sources: readonly Source[];
+}
+
+/** How a way in that records its exchange in the store logs the reply in the same round trip. */
+export interface ReplyLogPlan {
+  /** The reply's id, made before the reply; undefined with QUESTION_LOG=off. */
+  replyId?: string;
+  /** Queues the log's writes on the exchange's batch (give it to `respondToChat` as `record`). */
+  write?: (batch: StoreBatch, reply: ReplyToWrite) => void;
+  /** The fields the reply gets: its sources with citations, and the replyId once written. */
+  fields(sources: readonly Source[]): LoggedReplyFields;
+}
+
+/**
+ * The one call a way in that records its exchange makes before replying (POST /api/chat,
+ * /api/ui/chat, /api/v1): the reply's log is written in the batch that records the exchange,
+ * so logging costs no round trip of its own. `replyId`: /api/v1's completion id.
+ */
+export function planReplyLog(
+  services: Pick<Services, 'store' | 'config' | 'now'>,
+  question: string,
+  replyId?: string,
+): ReplyLogPlan {
+  const log = questionLogOf(services);
+  if (!log.enabled) return { fields: (sources) => ({ sources: withCitations(sources) }) };
+  const id = replyId ?? log.newReplyId();
+  let written = false;
+  return {
+    replyId: id,
+    write(batch, reply) {
+      log.recordInto(batch, {
+        replyId: id,
+        question,
+        reply: reply.response,
+        sources: withCitations(reply.sources),
+        level: levelOf(reply),
+      });
+      written = true;
+    },
+    fields: (sources) => ({ sources: withCitations(sources), ...(written ? { replyId: id } : {}) }),
+  };
 }

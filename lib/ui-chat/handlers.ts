@@ -8,7 +8,7 @@ import {
 } from '../chat/index.js';
 import { type MethodHandler, readJson, validate } from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
-import { type LoggedReplyFields, logReply, madeReplyOf } from '../questions/index.js';
+import { type LoggedReplyFields, planReplyLog } from '../questions/index.js';
 import type { Services } from '../services/index.js';
 import { sessionHeaders } from '../sessions/index.js';
 import { readUIConversation } from './conversation.js';
@@ -44,6 +44,7 @@ export function uiChatHandlers(services: () => Services): { POST: MethodHandler 
           ? await readChatImage(current, { base64: conversation.imageDataUrl })
           : undefined;
         const limit = user ? config.SESSION_LIMIT_SIGNED_IN : config.SESSION_LIMIT_FREE;
+        const log = planReplyLog(current, chat.message);
         let counted: Record<string, string> = {};
         const onSession = (sessionLimit: number, remaining: number) => {
           counted = sessionHeaders(sessionLimit, remaining);
@@ -57,8 +58,9 @@ export function uiChatHandlers(services: () => Services): { POST: MethodHandler 
               history: conversation.history,
               onDelta,
               onSession,
+              record: log.write,
             });
-            return { outcome, logged: await logReply(current, madeReplyOf(chat.message, outcome)) };
+            return { outcome, logged: log.fields(outcome.body.sources) };
           },
           endingOf,
         );
