@@ -8,7 +8,7 @@ import {
 } from '../questions/schema.js';
 import { suggestionsResponseSchema } from '../suggestions/handlers.js';
 import { trainRequestSchema } from '../training/schema.js';
-import { variantBRequestSchema } from '../variant-b/schema.js';
+import { variantBRequestSchema, variantBResponseSchema } from '../variant-b/schema.js';
 import { fromValibot } from './from-valibot.js';
 import type { JsonSchema } from './types.js';
 
@@ -444,35 +444,14 @@ export const schemas: Record<string, JsonSchema> = {
         'true: the reply as server-sent events (as Accept: text/event-stream asks); false: JSON whatever Accept says.',
     },
   }),
-  VariantBChatResponse: {
-    type: 'object',
-    required: ['response', 'mode', 'tokens', 'sources'],
-    additionalProperties: false,
+  VariantBChatResponse: fromValibot(variantBResponseSchema, {
     properties: {
-      response: { type: 'string' },
-      mode: { type: 'string', enum: ['standard', 'think', 'deep_think', 'www'] },
-      tokens: {
-        ...count,
-        description: 'The tokens of `response`: words and punctuation marks, each one (at most maxTokens).',
-      },
-      sources: {
-        type: 'array',
-        items: ref('Source'),
-        description: 'The passages the reply used (www: the article); empty when it used none.',
-      },
-      replyId: {
-        type: 'string',
-        description: 'Names this reply for POST /api/feedback; absent with QUESTION_LOG=off.',
-      },
-      source: {
-        type: 'object',
-        description: 'The encyclopedia article the answer is grounded in (mode www only).',
-        required: ['title', 'url'],
-        additionalProperties: false,
-        properties: { title: { type: 'string' }, url: { type: 'string', format: 'uri' } },
-      },
+      tokens: 'The tokens of `response`: words and punctuation marks, each one (at most maxTokens).',
+      sources: 'The passages the reply used (www: the article); empty when it used none.',
+      replyId: 'Names this reply for POST /api/feedback; absent with QUESTION_LOG=off.',
+      source: 'The encyclopedia article the answer is grounded in (mode www only).',
     },
-  },
+  }),
   VariantBHealth: {
     type: 'object',
     required: ['status', 'model', 'version'],

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { MAX_REPLY_TOKENS } from '../chat/schema.js';
+import { sourceSchema } from '../citations/schema.js';
 
 /** Longest message accepted, in characters. */
 export const MAX_B_MESSAGE_CHARS = 4000;
@@ -54,3 +55,15 @@ export const variantBRequestSchema = v.object(
 export type VariantBRequest = v.InferOutput<typeof variantBRequestSchema>;
 export type ReasoningMode = VariantBRequest['mode'];
 export type HistoryItem = VariantBRequest['history'][number];
+
+/** The body of a 200 from POST /api/api/chat, as the OpenAPI document states it. */
+export const variantBResponseSchema = v.strictObject({
+  response: v.string(),
+  mode: v.picklist(reasoningModes),
+  tokens: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  sources: v.array(sourceSchema),
+  /** Names the reply for POST /api/feedback; absent with QUESTION_LOG=off. */
+  replyId: v.optional(v.string()),
+  /** www only: the article the answer is grounded in. */
+  source: v.optional(v.strictObject({ title: v.string(), url: v.string() })),
+});
