@@ -6,8 +6,8 @@ import { questionLogOf } from './reply-log.js';
 import { answeredPerDay, questionReport } from './report.js';
 import { feedbackRequestSchema, questionsQuerySchema } from './schema.js';
 
-/** A feedback body is small: a replyId, a rating and at most 1,000 characters of comment. */
-const FEEDBACK_BODY_LIMIT_BYTES = 8 * 1024;
+/** A feedback body is small: a replyId, a rating and 1,000 characters of comment, even \u-escaped. */
+const FEEDBACK_BODY_LIMIT_BYTES = 16 * 1024;
 
 /** For the owner only (never in a visitor's reply): how the unanswered questions get answers. */
 export const HOW_TO_TEACH =

@@ -6,6 +6,8 @@ import type { LoggedReply, LoggedSource } from './types.js';
 const DAY_MS = 86_400_000;
 /** The most replies one owner's query reads (the newest first); older ones are left out. */
 export const MAX_READ_REPLIES = 20_000;
+/** Records read per round trip by the owner's query. */
+const READ_BATCH = 1000;
 /** Characters of a source's text kept with a logged reply. */
 const SOURCE_TEXT_CHARS = 300;
 /** Sources kept with a logged reply. */
@@ -114,8 +116,13 @@ export function createQuestionLog(store: Store, options: QuestionLogOptions): Qu
       const ids = ((await lists.exec()) as string[][]).flatMap((list) => [...(list ?? [])].reverse());
       const newest = ids.slice(0, MAX_READ_REPLIES);
       if (newest.length === 0) return [];
-      const hashes = newest.reduce((batch, id) => batch.hgetall(questionKeys.reply(id)), store.batch());
-      const rows = (await hashes.exec()) as Record<string, string>[];
+      // In batches of a bounded size: one pipeline of 20,000 commands would pass Upstash's request cap.
+      const rows: Record<string, string>[] = [];
+      for (let start = 0; start < newest.length; start += READ_BATCH) {
+        const batch = store.batch();
+        for (const id of newest.slice(start, start + READ_BATCH)) batch.hgetall(questionKeys.reply(id));
+        rows.push(...((await batch.exec()) as Record<string, string>[]));
+      }
       const replies: LoggedReply[] = [];
       rows.forEach((row, i) => {
         const reply = replyOf(newest[i]!, row ?? {});

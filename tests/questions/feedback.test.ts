@@ -301,3 +301,26 @@ describe('the question log expires', () => {
 });
 
 afterAll(() => undefined);
+
+describe('the question log store', () => {
+  it('reads back more records than one round trip carries, newest first', async () => {
+    const { createEmbeddedStore } = await import('../../lib/store/index.js');
+    const { createQuestionLog } = await import('../../lib/questions/index.js');
+    let now = Date.UTC(2026, 2, 1, 9);
+    const log = createQuestionLog(createEmbeddedStore(), { enabled: true, days: 30, now: () => now });
+    for (let i = 0; i < 1205; i++) {
+      now += 1000;
+      await log.record({
+        replyId: `reply-${i}`,
+        question: `question ${i}`,
+        reply: 'r',
+        sources: [],
+        level: 'none',
+      });
+    }
+    const read = await log.read(7);
+    expect(read).toHaveLength(1205);
+    expect(read[0]!.question).toBe('question 1204');
+    expect(read[1204]!.question).toBe('question 0');
+  });
+});
