@@ -8,7 +8,12 @@ import {
 } from '../questions/schema.js';
 import { suggestionsResponseSchema } from '../suggestions/handlers.js';
 import { trainRequestSchema } from '../training/schema.js';
-import { variantBRequestSchema, variantBResponseSchema } from '../variant-b/schema.js';
+import {
+  variantBHealthDegradedSchema,
+  variantBHealthSchema,
+  variantBRequestSchema,
+  variantBResponseSchema,
+} from '../variant-b/schema.js';
 import { fromValibot } from './from-valibot.js';
 import type { JsonSchema } from './types.js';
 
@@ -452,28 +457,8 @@ export const schemas: Record<string, JsonSchema> = {
       source: 'The encyclopedia article the answer is grounded in (mode www only).',
     },
   }),
-  VariantBHealth: {
-    type: 'object',
-    required: ['status', 'model', 'version'],
-    additionalProperties: false,
-    properties: {
-      status: { const: 'ok' },
-      model: { type: 'string' },
-      version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
-    },
-  },
-  VariantBHealthDegraded: {
-    type: 'object',
-    required: ['status', 'model', 'version', 'error', 'code'],
-    additionalProperties: false,
-    properties: {
-      status: { const: 'degraded' },
-      model: { type: 'string' },
-      version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
-      error: { type: 'string' },
-      code: { type: 'string', enum: ['store_unavailable', 'store_unconfigured'] },
-    },
-  },
+  VariantBHealth: fromValibot(variantBHealthSchema),
+  VariantBHealthDegraded: fromValibot(variantBHealthDegradedSchema),
   OpenApiDocument: {
     type: 'object',
     required: ['openapi', 'info', 'paths', 'components'],

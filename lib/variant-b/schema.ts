@@ -67,3 +67,21 @@ export const variantBResponseSchema = v.strictObject({
   /** www only: the article the answer is grounded in. */
   source: v.optional(v.strictObject({ title: v.string(), url: v.string() })),
 });
+
+const versionSchema = v.pipe(v.string(), v.regex(/^\d+\.\d+\.\d+$/));
+
+/** The body of a 200 from GET /api/api/health. */
+export const variantBHealthSchema = v.strictObject({
+  status: v.literal('ok'),
+  model: v.string(),
+  version: versionSchema,
+});
+
+/** The body of a 503 from GET /api/api/health: the store cannot be reached, or there is none. */
+export const variantBHealthDegradedSchema = v.strictObject({
+  status: v.literal('degraded'),
+  model: v.string(),
+  version: versionSchema,
+  error: v.string(),
+  code: v.picklist(['store_unavailable', 'store_unconfigured']),
+});
