@@ -132,6 +132,21 @@ export const configSchema = v.object({
 
   UPLOAD_TTL_SECONDS: integerVar(604_800, 60, 31_536_000),
 
+  /** The question log behind feedback and the owner's view (lib/questions): on, or off (nothing stored, no replyId). */
+  QUESTION_LOG: v.optional(
+    v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['on', 'off'], 'must be on or off')),
+    'on',
+  ),
+  /** Days a logged question, its reply and its rating are kept. */
+  QUESTION_LOG_DAYS: integerVar(30, 1, 365),
+  /**
+   * The reply to a question the documents do not answer; `{suggestions}` stands for two or three
+   * questions they do answer (lib/suggestions). Unset: a default in words for visitors.
+   */
+  UNKNOWN_REPLY: v.optional(
+    v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(2000, 'must be at most 2000 characters')),
+  ),
+
   /** Languages of text recognition, tesseract codes joined by "+"; each needs its @tesseract.js-data package. */
   OCR_LANGS: v.optional(
     v.pipe(

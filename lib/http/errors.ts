@@ -10,6 +10,8 @@ export const errorStatus = {
   admin_disabled: 403,
   not_found: 404,
   model_not_found: 404,
+  reply_not_found: 404,
+  feedback_off: 404,
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
