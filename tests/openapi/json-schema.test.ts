@@ -47,7 +47,14 @@ describe('the JSON Schema validator of the OpenAPI test', () => {
       }),
     ).toEqual(['$.response: expected string, got number']);
     expect(
-      check('ChatResponse', { response: 'a', vocabSize: 3, usedExternal: false, sources: [], extra: 1 }),
+      check('ChatResponse', {
+        response: 'a',
+        vocabSize: 3,
+        usedExternal: false,
+        sources: [],
+        confidence: { score: 1, level: 'answer' },
+        extra: 1,
+      }),
     ).toEqual(['$: unexpected property "extra"']);
     expect(
       check('ChatResponse', {
