@@ -1,3 +1,10 @@
+export {
+  DEFAULT_READ_LIMITS,
+  type ReadLimits,
+  type ReadRefusal,
+  readBounded,
+  readLimitsOf,
+} from './bounded/index.js';
 export { decodeChunk, encodeChunk } from './chunk.js';
 export { extractPdfText } from './extract-pdf.js';
 export { DOCUMENT_EXTENSIONS, formatOfFile, requireFormatOfFile } from './file-format.js';

@@ -14,6 +14,7 @@ export const errorStatus = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  document_too_complex: 422,
   rate_limited: 429,
   session_limit: 429,
   inference_failed: 500,

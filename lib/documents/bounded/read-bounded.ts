@@ -1,0 +1,97 @@
+import { Worker } from 'node:worker_threads';
+import type { HttpError } from '../../http/errors.js';
+import { logError } from '../../log/index.js';
+import type { ReadLimits } from './limits.js';
+import type { ReadJob, ReadOutcome } from './read-job.js';
+import { refusalError } from './refusal.js';
+
+/** Heap a read worker may use; past it V8 stops the worker, not the server. */
+const WORKER_HEAP_MB = 192;
+/**
+ * What a read may add to the whole process's memory (the heap above, plus buffers outside it such
+ * as pdf.js's decoded streams) before the worker is stopped; reads run one at a time, so the
+ * growth is the read's own.
+ */
+const READ_MEMORY_BUDGET_BYTES = 256 * 1024 * 1024;
+const MEMORY_POLL_MS = 20;
+/**
+ * Smaller than the main thread's stack (about 1 MB), so a document that reads in the worker
+ * reads on a request's thread too.
+ */
+const WORKER_STACK_MB = 0.5;
+
+/**
+ * Reads a document in a worker thread under the read limits: a deadline (the worker is stopped at
+ * it), a heap cap, a watch on the process's memory, and the readers' own bounds. One read at a
+ * time per instance; the request's event loop keeps serving meanwhile. Returns the document's
+ * text (a PDF's extracted text); throws HttpError 413/422 naming the bound hit, or 400 for a PDF
+ * that cannot be read. The library's own message goes to the log, never to the response.
+ */
+export async function readBounded(job: ReadJob, limits: ReadLimits): Promise<string> {
+  const run = queue.then(() => runInWorker(job, limits));
+  queue = run.catch(() => {});
+  const outcome = await run;
+  if (outcome.ok) return outcome.text ?? (job.kind === 'text' ? job.text : '');
+  if (outcome.detail !== undefined) {
+    logError('document_refused', new Error(outcome.detail), { limit: outcome.refusal.limit, kind: job.kind });
+  }
+  throw refusalError(outcome.refusal, job.kind === 'pdf' ? 'PDF' : 'document') as HttpError;
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+function runInWorker(job: ReadJob, limits: ReadLimits): Promise<ReadOutcome> {
+  return new Promise((resolve) => {
+    const before = process.memoryUsage.rss();
+    const worker = new Worker(WORKER_ENTRY.url, {
+      workerData: { job, limits },
+      execArgv: WORKER_ENTRY.execArgv,
+      resourceLimits: {
+        maxOldGenerationSizeMb: WORKER_HEAP_MB,
+        maxYoungGenerationSizeMb: 16,
+        stackSizeMb: WORKER_STACK_MB,
+      },
+    });
+    let settled = false;
+    const settle = (outcome: ReadOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      clearInterval(watch);
+      void worker.terminate();
+      resolve(outcome);
+    };
+    const deadline = setTimeout(
+      () => settle({ ok: false, refusal: { limit: 'DOCUMENT_READ_TIMEOUT_MS', max: limits.timeoutMs } }),
+      limits.timeoutMs,
+    );
+    const watch = setInterval(() => {
+      if (process.memoryUsage.rss() - before > READ_MEMORY_BUDGET_BYTES) {
+        settle({ ok: false, refusal: { limit: 'memory' } });
+      }
+    }, MEMORY_POLL_MS);
+    worker.once('message', (outcome: ReadOutcome) => settle(outcome));
+    worker.once('error', (error: Error & { code?: string }) =>
+      settle(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? { ok: false, refusal: { limit: 'memory' }, detail: error.message }
+          : { ok: false, refusal: { limit: 'unreadable' }, detail: `${error.name}: ${error.message}` },
+      ),
+    );
+    worker.once('exit', (code) =>
+      settle({ ok: false, refusal: { limit: 'unreadable' }, detail: `read worker exited with ${code}` }),
+    );
+  });
+}
+
+/**
+ * The worker's module: beside this one. Run from source (tsx, vitest) it is TypeScript and the
+ * worker loads tsx to read it; a build runs the compiled JavaScript as is.
+ */
+const WORKER_ENTRY = (() => {
+  const fromSource = import.meta.url.endsWith('.ts');
+  return {
+    url: new URL(fromSource ? './read-worker.ts' : './read-worker.js', import.meta.url),
+    execArgv: fromSource ? ['--import', import.meta.resolve('tsx')] : [],
+  };
+})();
