@@ -100,7 +100,7 @@ export function inflateBombPdf(streamBytes: number, streams = 1): Buffer {
 
 /** HTML nested `depth` levels deep, in the shapes an attacker would try. */
 export const deepHtml = {
-  divs: (depth: number) => `<html><body>${'<div>'.repeat(depth)}deep${'</div>'.repeat(depth)}</body></html>`,
+  divs: (depth: number) => `<html><body>${'<div>'.repeat(depth)}deep</body></html>`,
   unclosedSpans: (depth: number) => `<p>${'<span>'.repeat(depth)}never closed`,
   lists: (depth: number) => `${'<ul><li>'.repeat(depth)}item`,
   inlineBold: (depth: number) => `<p>${'<b><i>'.repeat(depth / 2)}x</p>`,

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_READ_LIMITS, readBounded } from '../../lib/documents/index.js';
+import { HttpError } from '../../lib/http/index.js';
+import { manyPagesPdf } from './hostile-files.js';
+import { tinyPdf } from './tiny-pdf.js';
+
+describe('readBounded', () => {
+  it('stops a read at its deadline with 422 naming DOCUMENT_READ_TIMEOUT_MS', async () => {
+    const started = Date.now();
+    const error = await readBounded(
+      { kind: 'pdf', bytes: manyPagesPdf(1500) },
+      {
+        ...DEFAULT_READ_LIMITS,
+        timeoutMs: 300,
+      },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ status: 422, extra: { limit: 'DOCUMENT_READ_TIMEOUT_MS', max: 300 } });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('reads a PDF within the bounds, and the next read after a stopped one', async () => {
+    const text = await readBounded(
+      { kind: 'pdf', bytes: tinyPdf([['Fjords are deep.']]) },
+      DEFAULT_READ_LIMITS,
+    );
+    expect(text).toContain('Fjords are deep.');
+  });
+
+  it('holds a PDF to MAX_PDF_PAGES as configured', async () => {
+    const error = await readBounded(
+      { kind: 'pdf', bytes: manyPagesPdf(12) },
+      {
+        ...DEFAULT_READ_LIMITS,
+        maxPdfPages: 10,
+      },
+    ).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 413, extra: { limit: 'MAX_PDF_PAGES', found: 12, max: 10 } });
+  });
+
+  it('checks Markdown and HTML nesting against MAX_NESTING as configured', async () => {
+    const limits = { ...DEFAULT_READ_LIMITS, maxNesting: 8 };
+    const list = Array.from({ length: 12 }, (_, level) => `${'  '.repeat(level)}- item ${level}`).join('\n');
+    await expect(readBounded({ kind: 'text', format: 'markdown', text: list }, limits)).rejects.toMatchObject(
+      {
+        status: 422,
+        extra: { limit: 'MAX_NESTING', max: 8 },
+      },
+    );
+    const shallow = '<div><div><p>fine</p></div></div>';
+    expect(await readBounded({ kind: 'text', format: 'html', text: shallow }, limits)).toBe(shallow);
+  });
+});
