@@ -1,4 +1,6 @@
 import {
+  cleanName,
+  cleanTrainingText,
   DEFAULT_READ_LIMITS,
   type ReadLimits,
   readBounded,
@@ -28,9 +30,11 @@ export async function trainDocumentOf(
   limits: ReadLimits = DEFAULT_READ_LIMITS,
 ): Promise<StoredDocument> {
   const contentType = request.headers.get('content-type') ?? '';
-  const document = /^multipart\/form-data/i.test(contentType)
-    ? await fromUpload(request, limits)
-    : fromJson(await readJson(request, TRAIN_BODY_LIMIT_BYTES));
+  const document = cleaned(
+    /^multipart\/form-data/i.test(contentType)
+      ? await fromUpload(request, limits)
+      : fromJson(await readJson(request, TRAIN_BODY_LIMIT_BYTES)),
+  );
   const bytes = Buffer.byteLength(document.text, 'utf8');
   if (bytes > MAX_TRAIN_TEXT_BYTES) {
     throw new HttpError(
@@ -51,6 +55,14 @@ export async function trainDocumentOf(
     );
   }
   return document;
+}
+
+/** The document as it is learned: no control characters in its text (a PDF keeps its page breaks) or name. */
+function cleaned(document: StoredDocument): StoredDocument {
+  const { name, ...rest } = document;
+  const text = cleanTrainingText(document.text, { keepFormFeed: document.format === 'pdf' });
+  const cleanedName = name === undefined ? '' : cleanName(name);
+  return { ...rest, ...(cleanedName ? { name: cleanedName } : {}), text };
 }
 
 function fromJson(body: unknown): StoredDocument {

@@ -53,6 +53,8 @@ export async function parseImageUpload(request: Request, options: UploadOptions)
   try {
     parser = busboy({
       headers: { 'content-type': contentType },
+      // Browsers and curl send a file name's UTF-8 bytes as they are; busboy would read them as Latin-1.
+      defParamCharset: 'utf8',
       // busboy flags a file as over the limit once it reaches fileSize bytes, so allow one more:
       // a file of exactly maxBytes passes and the byte after it trips the limit.
       limits: { fileSize: maxBytes + 1, files: 1, fields: 8, fieldSize: 1024, parts: 16 },
