@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy, { type Busboy } from 'busboy';
 import { HttpError } from '../http/errors.js';
+import { logInfo } from '../log/index.js';
 import { formatByteLimit } from '../vision/limits.js';
 
 /** The one file of an upload, as sent; its declared type and name are informative only. */
@@ -158,7 +159,11 @@ function fileAsText(): HttpError {
   );
 }
 
+/** busboy's own words go to the log; the response says what to check. */
 function malformed(error: unknown): HttpError {
-  const reason = error instanceof Error ? error.message : String(error);
-  return new HttpError('bad_request', `The multipart body is malformed: ${reason}.`);
+  logInfo('multipart_malformed', { detail: error instanceof Error ? error.message : String(error) });
+  return new HttpError(
+    'bad_request',
+    'The multipart body is malformed: check that the boundary in Content-Type matches the body, each part has a Content-Disposition header, and the body is complete.',
+  );
 }
