@@ -87,6 +87,11 @@ export const responses: Record<string, Response> = {
     description: 'The body or the image is too large (images: 5 MB).',
     content: jsonBody(ref('PayloadTooLargeError')),
   },
+  DocumentRefused: {
+    description:
+      'The document cannot be read within the bounds: nested deeper than MAX_NESTING, slower than DOCUMENT_READ_TIMEOUT_MS, too much memory, or a PDF page tree that reaches a page twice. `limit` names the bound.',
+    content: jsonBody(ref('DocumentRefusedError')),
+  },
   UnsupportedMediaType: {
     description: 'Wrong Content-Type, or a file that is not an image the service can read.',
     content: jsonBody(ref('ErrorBody')),

@@ -45,7 +45,9 @@ describe('what a client can get from the rate limiter in a window', () => {
       expect(inWindow).toBeLessThanOrEqual(LIMIT);
     }
     const most = mostInAnyWindow(passed);
-    console.log(`a client asking every 100 ms: at most ${most} in any ${WINDOW_MS / 1000} s (limit ${LIMIT})`);
+    console.log(
+      `a client asking every 100 ms: at most ${most} in any ${WINDOW_MS / 1000} s (limit ${LIMIT})`,
+    );
     expect(most).toBeGreaterThanOrEqual(LIMIT);
     expect(most).toBeLessThanOrEqual(2 * LIMIT);
   });

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { HttpError } from '../../http/errors.js';
 import { logError } from '../../log/index.js';
@@ -28,7 +30,7 @@ const WORKER_STACK_MB = 0.5;
  * that cannot be read. The library's own message goes to the log, never to the response.
  */
 export async function readBounded(job: ReadJob, limits: ReadLimits): Promise<string> {
-  const run = queue.then(() => runInWorker(job, limits));
+  const run = queue.then(() => (workerAvailable() ? runInWorker(job, limits) : runInline(job, limits)));
   queue = run.catch(() => {});
   const outcome = await run;
   if (outcome.ok) return outcome.text ?? (job.kind === 'text' ? job.text : '');
@@ -39,6 +41,29 @@ export async function readBounded(job: ReadJob, limits: ReadLimits): Promise<str
 }
 
 let queue: Promise<unknown> = Promise.resolve();
+let inlineLogged = false;
+
+/** Whether the worker's module is where this build put it. */
+function workerAvailable(): boolean {
+  return existsSync(fileURLToPath(WORKER_ENTRY.url));
+}
+
+/**
+ * A build without the worker's file (a bundler that did not copy it) still reads under the
+ * readers' own bounds (pages, inflated bytes, nesting, text), on this thread and without the
+ * deadline; said once in the log so the operator can fix the build.
+ */
+async function runInline(job: ReadJob, limits: ReadLimits): Promise<ReadOutcome> {
+  if (!inlineLogged) {
+    inlineLogged = true;
+    logError(
+      'document_worker_missing',
+      new Error(`${WORKER_ENTRY.url.href} is missing; reading documents inline`),
+    );
+  }
+  const { runReadJob } = await import('./read-job.js');
+  return runReadJob(job, limits);
+}
 
 function runInWorker(job: ReadJob, limits: ReadLimits): Promise<ReadOutcome> {
   return new Promise((resolve) => {
