@@ -50,4 +50,15 @@ describe('readBounded', () => {
     const shallow = '<div><div><p>fine</p></div></div>';
     expect(await readBounded({ kind: 'text', format: 'html', text: shallow }, limits)).toBe(shallow);
   });
+
+  it('refuses Markdown within MAX_NESTING whose depth over its length would take too long to read', async () => {
+    const line = `${'- '.repeat(250)}x\n`;
+    const text = line.repeat(Math.floor(1_000_000 / line.length));
+    await expect(
+      readBounded({ kind: 'text', format: 'markdown', text }, DEFAULT_READ_LIMITS),
+    ).rejects.toMatchObject({
+      status: 422,
+      extra: { limit: 'MAX_NESTING', found: 250, max: 256 },
+    });
+  });
 });

@@ -8,10 +8,26 @@ import { ReadRefused } from './refusal.js';
  * quote and list markers opening a line plus its indentation (two spaces a list level).
  */
 export function checkNesting(format: string, text: string, maxNesting: number): void {
-  const depth =
-    format === 'html' ? htmlDepth(text, maxNesting) : format === 'markdown' ? markdownDepth(text) : 0;
-  if (depth > maxNesting) throw new ReadRefused({ limit: 'MAX_NESTING', found: depth, max: maxNesting });
+  if (format === 'html') {
+    const depth = htmlDepth(text, maxNesting);
+    if (depth > maxNesting) throw new ReadRefused({ limit: 'MAX_NESTING', found: depth, max: maxNesting });
+  }
+  if (format === 'markdown') {
+    const { depth, work } = markdownNesting(text);
+    if (depth > maxNesting) throw new ReadRefused({ limit: 'MAX_NESTING', found: depth, max: maxNesting });
+    if (work > MARKDOWN_NESTING_WORK) {
+      throw new ReadRefused({ limit: 'nesting_work', found: depth, max: maxNesting });
+    }
+  }
 }
+
+/**
+ * Markdown's lexer reads a nested container's content again at each level, so its time grows with
+ * each line's depth times its length; past this sum (about 2 s of reading, measured with lists 250
+ * deep) a document is refused even within MAX_NESTING. An ordinary document sums to about its
+ * length times two or three.
+ */
+const MARKDOWN_NESTING_WORK = 32_000_000;
 
 function htmlDepth(html: string, maxNesting: number): number {
   let depth = 0;
@@ -34,8 +50,9 @@ function htmlDepth(html: string, maxNesting: number): number {
 const CONTAINER_MARKER = /^[ \t]*(?:>|[-*+](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))/;
 const FENCE = /^[ \t]{0,3}(`{3,}|~{3,})/;
 
-function markdownDepth(markdown: string): number {
+function markdownNesting(markdown: string): { depth: number; work: number } {
   let deepest = 0;
+  let work = 0;
   let fence: string | undefined;
   let start = 0;
   while (start <= markdown.length) {
@@ -59,9 +76,10 @@ function markdownDepth(markdown: string): number {
       rest = rest.slice(marker[0].length);
     }
     if (depth > deepest) deepest = depth;
+    work += depth * (line.length + 1);
     if (newline < 0) break;
   }
-  return deepest;
+  return { depth: deepest, work };
 }
 
 function indentOf(line: string): number {

@@ -29,7 +29,15 @@ export async function runReadJob(job: ReadJob, limits: ReadLimits): Promise<Read
       return { ok: true, text };
     }
     checkNesting(job.format, job.text, limits.maxNesting);
+    const started = performance.now();
     plainTextOf(readDocument({ format: job.format, text: job.text }));
+    // The request's thread reads an accepted document again (and so does every other instance):
+    // only one that reads well within the deadline is accepted.
+    const readMs = Math.round(performance.now() - started);
+    const repeatBudgetMs = Math.floor(limits.timeoutMs / 2);
+    if (readMs > repeatBudgetMs) {
+      return { ok: false, refusal: { limit: 'repeat_time', found: readMs, max: repeatBudgetMs } };
+    }
     return { ok: true };
   } catch (error) {
     if (error instanceof ReadRefused) {

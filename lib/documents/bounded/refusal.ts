@@ -11,7 +11,9 @@ export interface ReadRefusal {
     | 'MAX_PDF_PAGES'
     | 'MAX_INFLATED_BYTES'
     | 'MAX_NESTING'
+    | 'nesting_work'
     | 'DOCUMENT_READ_TIMEOUT_MS'
+    | 'repeat_time'
     | 'memory'
     | 'text'
     | 'page_tree'
@@ -63,6 +65,18 @@ export function refusalError(refusal: ReadRefusal, subject = 'PDF'): HttpError {
         'document_too_complex',
         `The document nests elements ${found !== undefined ? `${found}` : 'more than'} levels deep; at most ${max} are read (MAX_NESTING).`,
         extra,
+      );
+    case 'nesting_work':
+      return new HttpError(
+        'document_too_complex',
+        `The document nests lists or quotes ${found} levels deep over too much text to read in reasonable time; nest less deeply or split it (MAX_NESTING).`,
+        { ...extra, limit: 'MAX_NESTING' },
+      );
+    case 'repeat_time':
+      return new HttpError(
+        'document_too_complex',
+        `Reading the document took ${found} ms; every server instance reads a trained document again, so at most ${max} ms is accepted (half of DOCUMENT_READ_TIMEOUT_MS).`,
+        { ...extra, limit: 'DOCUMENT_READ_TIMEOUT_MS' },
       );
     case 'DOCUMENT_READ_TIMEOUT_MS':
       return new HttpError(
