@@ -24,6 +24,7 @@ export const errorStatus = {
   not_implemented: 501,
   store_unavailable: 503,
   recognizer_busy: 503,
+  reader_busy: 503,
   store_unconfigured: 503,
   auth_unavailable: 503,
 } as const;

@@ -109,7 +109,7 @@ export const responses: Record<string, Response> = {
   },
   ServiceUnavailable: {
     description:
-      "The store (`store_unavailable`, with Retry-After) or the identity provider (`auth_unavailable`) cannot be reached right now, or a Vercel deployment has no Upstash/KV credentials (`store_unconfigured`); the body never carries the backend's own error.",
+      "The store (`store_unavailable`, with Retry-After) or the identity provider (`auth_unavailable`) cannot be reached right now, or a Vercel deployment has no Upstash/KV credentials (`store_unconfigured`), or too many documents wait to be read (`reader_busy`, POST /train, with Retry-After); the body never carries the backend's own error.",
     content: jsonBody(ref('ServiceUnavailableError')),
   },
   InferenceFailed: {

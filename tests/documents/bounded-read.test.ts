@@ -61,4 +61,19 @@ describe('readBounded', () => {
       extra: { limit: 'MAX_NESTING', found: 250, max: 256 },
     });
   });
+
+  it('reads one document at a time and answers 503 with Retry-After past 8 waiting', async () => {
+    const limits = { ...DEFAULT_READ_LIMITS, timeoutMs: 300 };
+    const bytes = manyPagesPdf(1500);
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        readBounded({ kind: 'pdf', bytes }, limits).catch((e: HttpError) => e),
+      ),
+    );
+    const statuses = outcomes.map((outcome) => (outcome as HttpError).status);
+    expect(statuses.filter((status) => status === 422)).toHaveLength(8);
+    expect(statuses.filter((status) => status === 503)).toHaveLength(2);
+    const busy = outcomes.find((outcome) => (outcome as HttpError).status === 503) as HttpError;
+    expect(busy).toMatchObject({ code: 'reader_busy', headers: { 'Retry-After': '5' } });
+  });
 });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { HttpError } from '../../http/errors.js';
+import { HttpError } from '../../http/errors.js';
 import { logError } from '../../log/index.js';
 import type { ReadLimits } from './limits.js';
 import type { ReadJob, ReadOutcome } from './read-job.js';
@@ -30,17 +30,33 @@ const WORKER_STACK_MB = 0.5;
  * that cannot be read. The library's own message goes to the log, never to the response.
  */
 export async function readBounded(job: ReadJob, limits: ReadLimits): Promise<string> {
+  if (waiting >= MAX_WAITING_READS) {
+    throw new HttpError(
+      'reader_busy',
+      `Too many documents are waiting to be read on this server; try again in ${BUSY_RETRY_SECONDS} s.`,
+      { retryAfter: BUSY_RETRY_SECONDS },
+      { 'Retry-After': String(BUSY_RETRY_SECONDS) },
+    );
+  }
+  waiting++;
   const run = queue.then(() => (workerAvailable() ? runInWorker(job, limits) : runInline(job, limits)));
   queue = run.catch(() => {});
-  const outcome = await run;
+  const outcome = await run.finally(() => waiting--);
   if (outcome.ok) return outcome.text ?? (job.kind === 'text' ? job.text : '');
   if (outcome.detail !== undefined) {
     logError('document_refused', new Error(outcome.detail), { limit: outcome.refusal.limit, kind: job.kind });
   }
-  throw refusalError(outcome.refusal, job.kind === 'pdf' ? 'PDF' : 'document') as HttpError;
+  throw refusalError(outcome.refusal, job.kind === 'pdf' ? 'PDF' : 'document');
 }
 
 let queue: Promise<unknown> = Promise.resolve();
+let waiting = 0;
+/**
+ * Reads queued (the running one included) before a new one is refused with 503: each may take
+ * the whole deadline, so a longer queue would only make its last callers time out.
+ */
+const MAX_WAITING_READS = 8;
+const BUSY_RETRY_SECONDS = 5;
 let inlineLogged = false;
 
 /** Whether the worker's module is where this build put it. */
