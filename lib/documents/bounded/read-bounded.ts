@@ -1,10 +1,8 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { HttpError } from '../../http/errors.js';
 import { logError } from '../../log/index.js';
 import type { ReadLimits } from './limits.js';
-import type { ReadJob, ReadOutcome } from './read-job.js';
+import { type ReadJob, type ReadOutcome, runReadJob } from './read-job.js';
 import { refusalError } from './refusal.js';
 
 /** Heap a read worker may use; past it V8 stops the worker, not the server. */
@@ -39,7 +37,7 @@ export async function readBounded(job: ReadJob, limits: ReadLimits): Promise<str
     );
   }
   waiting++;
-  const run = queue.then(() => (workerAvailable() ? runInWorker(job, limits) : runInline(job, limits)));
+  const run = queue.then(() => runInWorker(job, limits));
   queue = run.catch(() => {});
   const outcome = await run.finally(() => waiting--);
   if (outcome.ok) return outcome.text ?? (job.kind === 'text' ? job.text : '');
@@ -59,40 +57,37 @@ const MAX_WAITING_READS = 8;
 const BUSY_RETRY_SECONDS = 5;
 let inlineLogged = false;
 
-/** Whether the worker's module is where this build put it. */
-function workerAvailable(): boolean {
-  return existsSync(fileURLToPath(WORKER_ENTRY.url));
-}
-
 /**
- * A build without the worker's file (a bundler that did not copy it) still reads under the
- * readers' own bounds (pages, inflated bytes, nesting, text), on this thread and without the
- * deadline; said once in the log so the operator can fix the build.
+ * Where worker threads cannot be started, the read still runs under the readers' own bounds
+ * (pages, inflated bytes, nesting, text), on this thread and without the deadline; said once in
+ * the log.
  */
-async function runInline(job: ReadJob, limits: ReadLimits): Promise<ReadOutcome> {
+async function runInline(job: ReadJob, limits: ReadLimits, error: unknown): Promise<ReadOutcome> {
   if (!inlineLogged) {
     inlineLogged = true;
-    logError(
-      'document_worker_missing',
-      new Error(`${WORKER_ENTRY.url.href} is missing; reading documents inline`),
-    );
+    logError('document_worker_unavailable', error);
   }
-  const { runReadJob } = await import('./read-job.js');
   return runReadJob(job, limits);
 }
 
 function runInWorker(job: ReadJob, limits: ReadLimits): Promise<ReadOutcome> {
   return new Promise((resolve) => {
     const before = process.memoryUsage.rss();
-    const worker = new Worker(WORKER_ENTRY.url, {
-      workerData: { job, limits },
-      execArgv: WORKER_ENTRY.execArgv,
-      resourceLimits: {
-        maxOldGenerationSizeMb: WORKER_HEAP_MB,
-        maxYoungGenerationSizeMb: 16,
-        stackSizeMb: WORKER_STACK_MB,
-      },
-    });
+    let worker: Worker;
+    try {
+      worker = new Worker(WORKER_CODE, {
+        eval: true,
+        workerData: { job, limits, module: READ_JOB_MODULE.href, typescript: TYPESCRIPT_LOADER },
+        resourceLimits: {
+          maxOldGenerationSizeMb: WORKER_HEAP_MB,
+          maxYoungGenerationSizeMb: 16,
+          stackSizeMb: WORKER_STACK_MB,
+        },
+      });
+    } catch (error) {
+      resolve(runInline(job, limits, error));
+      return;
+    }
     let settled = false;
     const settle = (outcome: ReadOutcome) => {
       if (settled) return;
@@ -126,13 +121,18 @@ function runInWorker(job: ReadJob, limits: ReadLimits): Promise<ReadOutcome> {
 }
 
 /**
- * The worker's module: beside this one. Run from source (tsx, vitest) it is TypeScript and the
- * worker loads tsx to read it; a build runs the compiled JavaScript as is.
+ * The worker runs `runReadJob` from read-job's own module, the one this file imports (so a build
+ * that bundles or compiles this file keeps it): one job in, one outcome out. Run from source
+ * (tsx, vitest) that module is TypeScript, and the worker loads tsx to read it.
  */
-const WORKER_ENTRY = (() => {
-  const fromSource = import.meta.url.endsWith('.ts');
-  return {
-    url: new URL(fromSource ? './read-worker.ts' : './read-worker.js', import.meta.url),
-    execArgv: fromSource ? ['--import', import.meta.resolve('tsx')] : [],
-  };
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const READ_JOB_MODULE = new URL(FROM_SOURCE ? './read-job.ts' : './read-job.js', import.meta.url);
+const TYPESCRIPT_LOADER = FROM_SOURCE ? import.meta.resolve('tsx/esm/api') : undefined;
+const WORKER_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+(async () => {
+  if (workerData.typescript) (await import(workerData.typescript)).register();
+  const { runReadJob } = await import(workerData.module);
+  parentPort.postMessage(await runReadJob(workerData.job, workerData.limits));
 })();
+`;
