@@ -6,8 +6,8 @@ import { ReadRefused } from './refusal.js';
  * The placed text runs of each page, read one page at a time: the page count (the tree's /Count,
  * which pdf.js checks against the tree when it opens the file) is held to `maxPdfPages` before any
  * page is read, a page reached twice (a page tree whose nodes are shared, so it claims more
- * pages than it holds) or a tree that loops is refused, and reading stops once the text passes
- * twice the text limit (layout only trims it).
+ * pages than it holds) or a tree that loops is refused, and reading stops once the text is sure
+ * to pass the text limit (its characters other than white space alone pass it).
  */
 export async function placedTextOf(bytes: Uint8Array, limits: ReadLimits): Promise<PlacedText[][]> {
   // Loaded on first use: the extractor is large and only a PDF needs it.
@@ -36,9 +36,10 @@ export async function placedTextOf(bytes: Uint8Array, limits: ReadLimits): Promi
       if (!('str' in item)) continue;
       const [, , c, d, e, f] = item.transform as number[];
       items.push({ str: item.str, x: e, y: f, fontSize: Math.hypot(c, d), hasEOL: item.hasEOL });
-      textBytes += item.str.length;
+      // Characters other than white space: a lower bound of what the laid-out text keeps.
+      textBytes += item.str.replace(/\s+/g, '').length;
     }
-    if (textBytes > limits.maxTextBytes * 2) {
+    if (textBytes > limits.maxTextBytes) {
       throw new ReadRefused({ limit: 'text', max: limits.maxTextBytes });
     }
     pages.push(items);
