@@ -161,6 +161,11 @@ export const configSchema = v.object({
     'eng',
   ),
   OCR_TIMEOUT_MS: integerVar(10_000, 500, 120_000),
+  /** Bounds of reading one trained document (lib/documents/bounded). */
+  MAX_PDF_PAGES: integerVar(2000, 1, 100_000),
+  MAX_INFLATED_BYTES: integerVar(64 * 1024 * 1024, 1024 * 1024, 1024 * 1024 * 1024),
+  MAX_NESTING: integerVar(256, 8, 1000),
+  DOCUMENT_READ_TIMEOUT_MS: integerVar(10_000, 500, 120_000),
   OCR_QUEUE: integerVar(16, 1, 1000),
   OCR_MIN_CONFIDENCE: integerVar(60, 0, 100),
   LOG_LEVEL: v.optional(v.picklist(['silent', 'error', 'info'], 'must be silent, error or info'), 'info'),

@@ -12,6 +12,7 @@ const errorResponses = {
   409: responseRef('Conflict'),
   413: responseRef('PayloadTooLarge'),
   415: responseRef('UnsupportedMediaType'),
+  422: responseRef('DocumentRefused'),
   429: responseRef('TooManyRequests'),
   500: responseRef('InferenceFailed'),
   503: responseRef('ServiceUnavailable'),
@@ -43,7 +44,7 @@ const replyEvents = (done: string) => ({
   },
 });
 
-const adminErrors = errors(401, 403, 503);
+const adminErrors = { ...errors(401, 403), 429: responseRef('RateLimited'), ...errors(503) };
 
 export const paths: Record<string, PathItem> = {
   '/chat': {
@@ -94,7 +95,7 @@ export const paths: Record<string, PathItem> = {
         200: ok('The text was learnt.', ref('TrainResponse'), {
           headers: { 'Idempotent-Replayed': header('Idempotent-Replayed') },
         }),
-        ...errors(400, 409, 413, 415),
+        ...errors(400, 409, 413, 415, 422),
         429: responseRef('RateLimited'),
         ...errors(503),
       },

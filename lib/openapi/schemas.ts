@@ -71,11 +71,26 @@ export const schemas: Record<string, JsonSchema> = {
   }),
   PayloadTooLargeError: errorWith(codesWithStatus(413), {
     limitBytes: count,
+    limit: {
+      type: 'string',
+      description: 'POST /train: the bound passed, MAX_PDF_PAGES, MAX_INFLATED_BYTES or text.',
+    },
+    found: count,
+    max: count,
     corpusBytes: {
       type: 'integer',
       minimum: 0,
       description: 'POST /train past MAX_CORPUS_BYTES: bytes of text the corpus holds already.',
     },
+  }),
+  DocumentRefusedError: errorWith(codesWithStatus(422), {
+    limit: {
+      type: 'string',
+      description:
+        'The bound the document passed: MAX_NESTING, DOCUMENT_READ_TIMEOUT_MS, memory, page_tree (a PDF page reached twice), unreadable.',
+    },
+    found: count,
+    max: count,
   }),
   SessionLimitError: errorWith(
     ['session_limit'],

@@ -1,4 +1,4 @@
-import { encodeChunk } from '../documents/index.js';
+import { encodeChunk, readLimitsOf } from '../documents/index.js';
 import { json, type MethodHandler } from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
 import type { Services } from '../services/index.js';
@@ -18,7 +18,7 @@ export function trainHandlers(services: () => Services): { POST: MethodHandler }
       const { model, store } = current;
       return underClientLimit(current, request, async () => {
         const idempotencyKey = idempotencyKeyOf(request);
-        const document = await trainDocumentOf(request);
+        const document = await trainDocumentOf(request, readLimitsOf(current.config));
         const train = async (also?: TrainOptions['also']): Promise<TrainAnswer> => {
           const result = await model.train(document, { also });
           return { ok: true, tokens: result.tokens, vocabSize: result.vocabSize };
