@@ -202,7 +202,16 @@ function invalidUtf8(bytes: Uint8Array, offset: number): UnreadableText {
       high = middle - 1;
     }
   }
-  return new UnreadableText(`not UTF-8 text: an invalid byte sequence at byte ${offset + low}`);
+  // The longest prefix may end inside a character that the next byte breaks: name its start.
+  let start = low;
+  for (let back = 1; back <= 3 && low - back >= 0; back++) {
+    const byte = bytes[low - back]!;
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    if (length > back) start = low - back;
+    break;
+  }
+  return new UnreadableText(`not UTF-8 text: an invalid byte sequence at byte ${offset + start}`);
 }
 
 /**

@@ -67,12 +67,8 @@ export async function selectSources(
 ): Promise<SourceSelection> {
   const folders: SourceFolder[] = [];
   const sources: TrainSource[] = [];
-  const included = options.include?.length
-    ? picomatch([...options.include], { basename: true, dot: true })
-    : () => true;
-  const excluded = options.exclude?.length
-    ? picomatch([...options.exclude], { basename: true, dot: true })
-    : () => false;
+  const included = options.include?.length ? globMatcher(options.include) : () => true;
+  const excluded = options.exclude?.length ? globMatcher(options.exclude) : () => false;
   const infos = await Promise.all(paths.map(statOrExplain));
   const folderCount = infos.filter((info) => info.isDirectory()).length;
   if (options.prefixes?.length && options.prefixes.length !== folderCount) {
@@ -115,6 +111,17 @@ export async function selectSources(
     }
   }
   return { folders, sources };
+}
+
+/**
+ * A test of a path inside a folder against globs: a glob with a `/` against the whole path, one
+ * without against the file's name (so `*.pdf` means any PDF, `drafts/**` one folder).
+ */
+function globMatcher(globs: readonly string[]): (path: string) => boolean {
+  const matcherOf = (some: string[]) => (some.length ? picomatch(some, { dot: true }) : () => false);
+  const onPath = matcherOf(globs.filter((glob) => glob.includes('/')));
+  const onName = matcherOf(globs.filter((glob) => !glob.includes('/')));
+  return (path) => onPath(path) || onName(path.split('/').pop()!);
 }
 
 /** The kind a file name says, undefined for a kind the CLI does not read. */

@@ -125,9 +125,6 @@ export async function startTrainStandIn(options: StandInOptions = {}): Promise<T
       .size;
 
   const train = async (req: IncomingMessage, owner: boolean) => {
-    if (options.trainAccess === 'owner' && !owner) {
-      throw new Refusal(401, 'unauthorized', 'training needs the owner credentials');
-    }
     const type = req.headers['content-type'] ?? '';
     let fields: Record<string, unknown>;
     let text: string;
@@ -180,6 +177,9 @@ export async function startTrainStandIn(options: StandInOptions = {}): Promise<T
     const parts = fields.parts === undefined ? undefined : Number(fields.parts);
     const seen = { method: 'POST', path: '/api/train', documentId: id, part, owner };
     requests.push(seen);
+    if (options.trainAccess === 'owner' && !owner) {
+      throw new Refusal(401, 'unauthorized', 'training needs the owner credentials');
+    }
 
     const busyLeft = busy.get(id) ?? 0;
     if (busyLeft > 0) {
