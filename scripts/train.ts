@@ -205,6 +205,14 @@ function noticeLine(notice: SendNotice): string {
   }
 }
 
+// Stopping is always safe (each document is replaced whole or not at all); say how to finish.
+process.once('SIGINT', () => {
+  process.stderr.write(
+    `${process.stderr.isTTY ? '\n' : ''}train: interrupted. Run the same command again to finish; what was sent is not sent twice.\n`,
+  );
+  process.exit(130);
+});
+
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {

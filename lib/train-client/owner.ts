@@ -11,5 +11,6 @@ export function ownerHeaders(owner: OwnerCredentials | undefined): Record<string
 /** The short reason a request got no answer: ECONNREFUSED, ENOTFOUND, ... */
 export function networkMessage(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code === 'UND_ERR_SOCKET') return 'the connection closed without an answer';
   return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
 }

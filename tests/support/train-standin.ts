@@ -37,14 +37,19 @@ export interface TrainStandIn {
   /** How many times each document id's text was learnt (trained or replaced). */
   learnt: Map<string, number>;
   requests: TrainRequestSeen[];
+  /** Parts received of documents not complete yet. */
+  pending: Map<string, { sha256: string; parts: number; received: Map<number, string>; format: string }>;
   /** Document ids answered 409 train_in_progress (Retry-After: 1) this many more times. */
   busy: Map<string, number>;
   /** Document ids answered 500 this many more times. */
   failing: Map<string, number>;
   /** Document ids answered 422 idempotency_conflict. */
   conflicting: Set<string>;
-  /** Called on each train request once it is read, before it is answered (a test may kill here). */
-  onTrain?: (seen: TrainRequestSeen) => void;
+  /**
+   * Called on each train request once it is read, before it is learnt (a test may kill the CLI
+   * here); answering `crash` drops the request unlearnt and unanswered, as a server killed then would.
+   */
+  onTrain?: (seen: TrainRequestSeen) => undefined | 'crash';
   close(): Promise<void>;
 }
 
@@ -55,6 +60,10 @@ export interface StandInOptions {
   trainAccess?: 'open' | 'owner';
   /** Documents per page of GET /api/admin/documents at most. */
   maxPage?: number;
+  /** Listen on this port (a restarted stand-in takes its predecessor's). */
+  port?: number;
+  /** Start from what this (closed) stand-in stored: its documents, counts and parts, as a store would keep them. */
+  after?: TrainStandIn;
 }
 
 class Refusal extends Error {
@@ -68,18 +77,19 @@ class Refusal extends Error {
   }
 }
 
+class Crash extends Error {}
+
 const sha256Of = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 const FORMATS = ['text', 'markdown', 'html', 'dialogue'];
 
 export async function startTrainStandIn(options: StandInOptions = {}): Promise<TrainStandIn> {
   const email = options.ownerEmail ?? 'owner@example.org';
   const token = options.adminToken ?? 'standin-admin-token';
-  const documents = new Map<string, StoredStandInDocument>();
-  const learnt = new Map<string, number>();
-  const pending = new Map<
-    string,
-    { sha256: string; parts: number; received: Map<number, string>; format: string }
-  >();
+  const documents = options.after?.documents ?? new Map<string, StoredStandInDocument>();
+  const learnt = options.after?.learnt ?? new Map<string, number>();
+  const pending: TrainStandIn['pending'] =
+    options.after?.pending ??
+    new Map<string, { sha256: string; parts: number; received: Map<number, string>; format: string }>();
   const requests: TrainRequestSeen[] = [];
   const busy = new Map<string, number>();
   const failing = new Map<string, number>();
@@ -198,7 +208,7 @@ export async function startTrainStandIn(options: StandInOptions = {}): Promise<T
         `${id} was sent before with other content under the same key`,
       );
     }
-    standIn.onTrain?.(seen);
+    if (standIn.onTrain?.(seen) === 'crash') throw new Crash();
 
     const stored = documents.get(id);
     if (parts === undefined || parts === 1) {
@@ -314,16 +324,18 @@ export async function startTrainStandIn(options: StandInOptions = {}): Promise<T
       }
       throw new Refusal(404, 'not_found', 'no such route');
     } catch (error) {
+      if (error instanceof Crash) return res.socket?.destroy();
       if (error instanceof Refusal)
         return answer(res, error.status, { error: error.message, code: error.code }, error.headers);
       return answer(res, 500, { error: 'stand-in failure', code: 'internal_error' });
     }
   });
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  await new Promise<void>((ready) => server.listen(options.port ?? 0, '127.0.0.1', ready));
   const standIn: TrainStandIn = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     documents,
     learnt,
+    pending,
     requests,
     busy,
     failing,

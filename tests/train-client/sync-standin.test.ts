@@ -359,6 +359,7 @@ describe('npm run train killed with kill -9 and run again', () => {
         let trainRequests = 0;
         standIn.onTrain = () => {
           if (++trainRequests === killAt) first.child.kill('SIGKILL');
+          return undefined;
         };
         const killed = await first.done;
         expect(killed.signal).toBe('SIGKILL');
@@ -380,4 +381,49 @@ describe('npm run train killed with kill -9 and run again', () => {
       });
     }
   }
+});
+
+describe('npm run train when the service is killed mid-run and restarts', () => {
+  it('retries through the restart and the stale claim (409 train_in_progress), learning each document once', async () => {
+    const files = {
+      'a.md': '# A\n\nAlpha.\n',
+      'b.txt': Array.from({ length: 30 }, (_, i) => `Paragraph ${i} tells about the lighthouse.`).join(
+        '\n\n',
+      ),
+      'c.md': '# C\n\nGamma.\n',
+    };
+    const folder = docsFolder(files);
+    const port = Number(new URL(standIn.url).port);
+    const run = spawnTrain([folder, '--url', standIn.url, '--part-bytes', '400']);
+    let trainRequests = 0;
+    standIn.onTrain = (seen) => {
+      if (++trainRequests !== 3) return undefined;
+      const killed = standIn;
+      killed.onTrain = undefined;
+      void killed
+        .close()
+        .then(() => startTrainStandIn({ port, after: killed }))
+        .then((restarted) => {
+          // The claim the killed server held on this document has not expired yet.
+          restarted.busy.set(seen.documentId!, 2);
+          standIn = restarted;
+        });
+      return 'crash';
+    };
+    const result = await run.done;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(
+      /docs\/b\.txt: (the connection closed without an answer|ECONNRESET|ECONNREFUSED)[^\n]*, retrying in 1\.0 s/,
+    );
+    expect(result.stderr).toContain(
+      'docs/b.txt: still being trained elsewhere (409 train_in_progress), waiting 1.0 s',
+    );
+    expect(summaryOf(result.stdout)).toBe(
+      '3 trained, 0 replaced, 0 unchanged, 0 pruned, 0 skipped, 0 failed',
+    );
+    for (const [name, text] of Object.entries(files)) {
+      expect(standIn.learnt.get(`docs/${name}`), name).toBe(1);
+      expect(standIn.documents.get(`docs/${name}`)!.sha256).toBe(sha256(text));
+    }
+  });
 });
