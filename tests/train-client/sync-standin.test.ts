@@ -383,6 +383,29 @@ describe('npm run train killed with kill -9 and run again', () => {
   }
 });
 
+describe('npm run train stopped with Ctrl-C', () => {
+  it('exits 130 saying how to finish, and the same command finishes without learning anything twice', async () => {
+    const files = { 'a.md': '# A\n\nAlpha.\n', 'b.md': '# B\n\nBeta.\n', 'c.md': '# C\n\nGamma.\n' };
+    const folder = docsFolder(files);
+    const first = spawnTrain([folder, '--url', standIn.url]);
+    standIn.onTrain = (seen) => {
+      if (seen.documentId === 'docs/b.md') first.child.kill('SIGINT');
+      return undefined;
+    };
+    const stopped = await first.done;
+    standIn.onTrain = undefined;
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toContain('train: interrupted. Run the same command again to finish');
+    const again = await runTrain([folder, '--url', standIn.url]);
+    expect(again.code, again.stderr).toBe(0);
+    expect([...standIn.learnt.entries()].sort()).toEqual([
+      ['docs/a.md', 1],
+      ['docs/b.md', 1],
+      ['docs/c.md', 1],
+    ]);
+  });
+});
+
 describe('npm run train when the service is killed mid-run and restarts', () => {
   it('retries through the restart and the stale claim (409 train_in_progress), learning each document once', async () => {
     const files = {
