@@ -1,5 +1,3 @@
-export { asciidocToHtml, looksLikeAsciiDoc } from './asciidoc.js';
-export { type PreparedDocument, prepareSource } from './content.js';
 export { deleteDocument, type ListedDocument, listDocuments } from './documents.js';
 export {
   kindOfFile,
@@ -14,6 +12,19 @@ export {
 export { type OwnerCredentials, ownerHeaders } from './owner.js';
 export { formatBytes, progressLine } from './progress.js';
 export {
+  asciidocToHtml,
+  looksLikeAsciiDoc,
+  mdxAsMarkdown,
+  PartPacker,
+  type PreparedDocument,
+  partsOf,
+  prepareSource,
+  type SentFormat,
+  splitForTraining,
+  splitMarkdownForTraining,
+  utf8Bytes,
+} from './read/index.js';
+export {
   DEFAULT_RETRIES,
   type PartResult,
   type RetryLimits,
@@ -26,5 +37,4 @@ export {
   type TrainStatus,
 } from './send.js';
 export { checkReachable, defaultServiceUrl, type ServiceUrls, serviceUrlsOf } from './service.js';
-export { PartPacker, partsOf, splitForTraining, splitMarkdownForTraining, utf8Bytes } from './split.js';
 export { type FileOutcome, type SyncEvent, SyncStopped, type SyncSummary, syncDocuments } from './sync.js';

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { prepareSource } from './content.js';
 import { deleteDocument, type ListedDocument, listDocuments } from './documents.js';
 import { type SourceSelection, sourceUrlOf, type TrainSource } from './files.js';
 import type { OwnerCredentials } from './owner.js';
+import { prepareSource } from './read/index.js';
 import {
   type PartResult,
   type RetryLimits,

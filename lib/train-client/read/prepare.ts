@@ -1,11 +1,12 @@
-import { createHash, type Hash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { MAX_TRAIN_FILE_BYTES } from '../training/schema.js';
+import { MAX_TRAIN_FILE_BYTES } from '../../training/schema.js';
+import type { TrainSource } from '../files.js';
+import { formatBytes } from '../progress.js';
 import { asciidocToHtml, looksLikeAsciiDoc } from './asciidoc.js';
-import type { TrainSource } from './files.js';
-import { formatBytes } from './progress.js';
+import { mdxAsMarkdown } from './mdx.js';
 import { PartPacker, partsOf, splitForTraining, splitMarkdownForTraining, utf8Bytes } from './split.js';
+import { decodeWhole, readText, UnreadableText } from './utf8-text.js';
 
 /** The formats the CLI sends text as. */
 export type SentFormat = 'text' | 'markdown' | 'html';
@@ -28,10 +29,6 @@ export type PreparedDocument =
       notes: string[];
     };
 
-/** Text the CLI will not send: binary, or not UTF-8. */
-class UnreadableText extends Error {}
-
-const CHUNK_BYTES = 256 * 1024;
 const ASCIIDOC_SNIFF_CHARS = 64 * 1024;
 
 /** Reads, checks and cuts one file; never throws for a bad file, it says why it is skipped. */
@@ -148,87 +145,6 @@ async function prepareLongText(source: TrainSource, partBytes: number): Promise<
     },
     notes: [],
   };
-}
-
-/** A file's text in chunks, refusing NUL bytes and invalid UTF-8 on the way. */
-async function* readText(path: string, hash: Hash): AsyncGenerator<string> {
-  // ignoreBOM keeps a byte order mark in the text, so the text sent hashes as the file does.
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  let offset = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>) {
-    refuseNul(chunk, offset);
-    hash.update(chunk);
-    let text: string;
-    try {
-      text = decoder.decode(chunk, { stream: true });
-    } catch {
-      throw invalidUtf8(chunk, offset);
-    }
-    offset += chunk.byteLength;
-    yield text;
-  }
-  try {
-    const tail = decoder.decode();
-    if (tail) yield tail;
-  } catch {
-    throw new UnreadableText('not UTF-8 text: it ends inside a character');
-  }
-}
-
-function decodeWhole(bytes: Uint8Array): string {
-  refuseNul(bytes, 0);
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    throw invalidUtf8(bytes, 0);
-  }
-}
-
-function refuseNul(bytes: Uint8Array, offset: number): void {
-  const nul = bytes.indexOf(0);
-  if (nul >= 0) throw new UnreadableText(`binary, not text: a NUL byte at byte ${offset + nul}`);
-}
-
-/** Names where the first invalid sequence starts (within a few bytes when a chunk began mid-character). */
-function invalidUtf8(bytes: Uint8Array, offset: number): UnreadableText {
-  let low = 0;
-  let high = bytes.byteLength;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    try {
-      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, middle), { stream: true });
-      low = middle;
-    } catch {
-      high = middle - 1;
-    }
-  }
-  // The longest prefix may end inside a character that the next byte breaks: name its start.
-  let start = low;
-  for (let back = 1; back <= 3 && low - back >= 0; back++) {
-    const byte = bytes[low - back]!;
-    if ((byte & 0xc0) === 0x80) continue;
-    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    if (length > back) start = low - back;
-    break;
-  }
-  return new UnreadableText(`not UTF-8 text: an invalid byte sequence at byte ${offset + start}`);
-}
-
-/**
- * MDX as the Markdown a reader sees: its top-level `import` and `export` statements are code for
- * the site's build, not text, so they are left out (inside fenced blocks they stay).
- */
-export function mdxAsMarkdown(text: string): string {
-  let fence: string | undefined;
-  const kept: string[] = [];
-  for (const line of text.split('\n')) {
-    const opener = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (opener && (fence === undefined || opener.startsWith(fence)))
-      fence = fence === undefined ? opener : undefined;
-    if (fence === undefined && !opener && /^(import|export)\s/.test(line)) continue;
-    kept.push(line);
-  }
-  return kept.join('\n');
 }
 
 function sha256Of(data: string | Uint8Array): string {
