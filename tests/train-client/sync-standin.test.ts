@@ -223,6 +223,27 @@ describe('npm run train, run again', () => {
     expect(standIn.documents.get('docs/guide/intro.md')!.text).toContain('9422');
   });
 
+  it('pages through the document list (nextCursor) before deciding what is unchanged', async () => {
+    await standIn.close();
+    standIn = await startTrainStandIn({ maxPage: 2 });
+    const folder = docsFolder({ ...files, 'more/one.md': '# One\n', 'more/two.md': '# Two\n' });
+    await runTrain([folder, '--url', standIn.url], OWNER);
+    const before = standIn.requests.length;
+    const again = await runTrain([folder, '--url', standIn.url], OWNER);
+    expect(summaryOf(again.stdout)).toBe('0 trained, 0 replaced, 5 unchanged, 0 pruned, 0 skipped, 0 failed');
+    const requests = standIn.requests.slice(before);
+    expect(requests.map(({ method }) => method)).toEqual(['GET', 'GET', 'GET']);
+  });
+
+  it('keeps UTF-8 file names in ids, and fails a file whose id would pass 200 characters', async () => {
+    const long = `${'x'.repeat(200)}.md`;
+    const folder = docsFolder({ 'ünï©ødé-名前.md': '# Names\n\nUnicode names.\n', [long]: '# Long\n' });
+    const run = await runTrain([folder, '--url', standIn.url]);
+    expect(run.code).toBe(1);
+    expect([...standIn.documents.keys()]).toEqual(['docs/ünï©ødé-名前.md']);
+    expect(run.stdout).toContain(`failed: docs/${long}: its document id is longer than 200 characters`);
+  });
+
   it('--prune without owner credentials is a usage error (exit 2) that sends nothing', async () => {
     const run = await runTrain([docsFolder(files), '--url', standIn.url, '--prune']);
     expect(run.code).toBe(2);
