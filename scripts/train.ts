@@ -120,6 +120,7 @@ async function main(argv: string[]): Promise<number> {
   const tty = process.stderr.isTTY === true;
   const totalBytes = selection.sources.reduce((sum, source) => sum + source.bytes, 0);
   const progress = { sentBytes: 0, totalBytes, parts: 0, tokens: 0 };
+  let doneBytes = 0;
   const draw = () => tty && process.stderr.write(`\r${progressLine(progress)}\x1b[K`);
   const say = (line: string) => process.stderr.write(tty ? `\r${line}\x1b[K\n` : `${line}\n`);
   const onEvent = (event: SyncEvent) => {
@@ -129,14 +130,15 @@ async function main(argv: string[]): Promise<number> {
         say(
           `${PAST[event.outcome]} ${event.source.documentId}${event.detail ? `: ${event.detail}` : ''}${notes}`,
         );
-        progress.sentBytes +=
-          event.outcome === 'failed' || event.outcome === 'skipped' ? event.source.bytes : 0;
+        // The bar counts files done (sent, unchanged, skipped alike) and the parts of the current one.
+        doneBytes += event.source.bytes;
+        progress.sentBytes = doneBytes;
         break;
       }
       case 'part':
         progress.parts++;
         progress.tokens += event.result.tokens;
-        progress.sentBytes = Math.min(totalBytes, progress.sentBytes + event.bytes);
+        progress.sentBytes = Math.min(doneBytes + event.source.bytes, progress.sentBytes + event.bytes);
         if (event.parts > 1)
           say(`  part ${event.part} of ${event.parts}: ${formatBytes(event.bytes)}, ${event.result.status}`);
         break;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { deleteDocument, type ListedDocument, listDocuments } from './documents.js';
 import { type SourceSelection, sourceUrlOf, type TrainSource } from './files.js';
 import type { OwnerCredentials } from './owner.js';
-import { prepareSource } from './read/index.js';
+import { type PreparedDocument, prepareSource } from './read/index.js';
 import {
   type PartResult,
   type RetryLimits,
@@ -116,7 +116,7 @@ async function syncFile(
   options: SyncOptions,
   summary: SyncSummary,
   emit: (event: SyncEvent) => void,
-): Promise<Exclude<FileOutcome, 'would-train' | 'would-send'> | 'would-train' | 'would-send'> {
+): Promise<FileOutcome> {
   const fail = (detail: string) => {
     summary.failures.push({ id: source.documentId, detail });
     emit({ type: 'file', source, outcome: 'failed', detail });
@@ -142,6 +142,39 @@ async function syncFile(
     return outcome;
   }
 
+  let last: PartResult;
+  try {
+    last = await sendDocument(source, prepared, sourceUrl, options, (event) => {
+      if (event.type === 'part') {
+        summary.tokens += event.result.tokens;
+        if (event.result.vocabSize) summary.vocabSize = event.result.vocabSize;
+      }
+      emit(event);
+    });
+  } catch (error) {
+    if (error instanceof TrainPartError && error.refusesEveryFile) {
+      const hint = options.owner ? '' : ' (training needs owner credentials here)';
+      throw new SyncStopped(`the service refused ${source.documentId}: ${error.message}${hint}`);
+    }
+    return fail((error as Error).message);
+  }
+  const outcome =
+    last.status === 'replaced' ? 'replaced' : last.status === 'unchanged' ? 'unchanged' : 'trained';
+  emit({ type: 'file', source, outcome, notes });
+  return outcome;
+}
+
+/**
+ * Sends one prepared file: a PDF whole, text part by part with the document's fields on each.
+ * Resolves with the last answer; part 1 answering `unchanged` ends it (the service has it all).
+ */
+async function sendDocument(
+  source: TrainSource,
+  prepared: Exclude<PreparedDocument, { kind: 'skip' }>,
+  sourceUrl: string | undefined,
+  options: SyncOptions,
+  emit: (event: SyncEvent) => void,
+): Promise<PartResult> {
   const common = {
     url: options.trainUrl,
     owner: options.owner,
@@ -154,50 +187,25 @@ async function syncFile(
     sha256: prepared.sha256,
     ...(sourceUrl !== undefined ? { sourceUrl } : {}),
   };
+  if (prepared.kind === 'file') {
+    const result = await sendFile(prepared.bytes, prepared.filename, common);
+    emit({ type: 'part', source, part: 1, parts: 1, bytes: prepared.bytes.byteLength, result });
+    return result;
+  }
+  let part = 0;
   let last: PartResult | undefined;
-  try {
-    if (prepared.kind === 'file') {
-      last = await sendFile(prepared.bytes, prepared.filename, { ...common, parts: 1 });
-      emit({ type: 'part', source, part: 1, parts: 1, bytes: prepared.bytes.byteLength, result: last });
-    } else {
-      let part = 0;
-      for await (const text of prepared.textParts()) {
-        part++;
-        if (part > prepared.parts) throw new Error('the file changed while it was being sent');
-        const options = { ...common, format: prepared.format, part, parts: prepared.parts };
-        last = await sendPart(text, options);
-        emit({
-          type: 'part',
-          source,
-          part,
-          parts: prepared.parts,
-          bytes: Buffer.byteLength(text),
-          result: last,
-        });
-        summary.tokens += last.tokens;
-        if (last.vocabSize) summary.vocabSize = last.vocabSize;
-        // Part 1 with the stored document's hash: the service has it all, the rest is not sent.
-        if (last.status === 'unchanged') break;
-      }
-      if (last?.status === 'pending')
-        throw new Error(`the service still waits for parts after part ${part} of ${prepared.parts}`);
-    }
-  } catch (error) {
-    if (error instanceof TrainPartError && error.refusesEveryFile) {
-      throw new SyncStopped(
-        `the service refused ${source.documentId}: ${error.message}${options.owner ? '' : ' (training needs owner credentials here)'}`,
-      );
-    }
-    return fail((error as Error).message);
+  for await (const text of prepared.textParts()) {
+    part++;
+    if (part > prepared.parts) throw new Error('the file changed while it was being sent');
+    last = await sendPart(text, { ...common, format: prepared.format, part, parts: prepared.parts });
+    const bytes = Buffer.byteLength(text);
+    emit({ type: 'part', source, part, parts: prepared.parts, bytes, result: last });
+    if (last.status === 'unchanged') break;
   }
-  if (prepared.kind === 'file' && last) {
-    summary.tokens += last.tokens;
-    if (last.vocabSize) summary.vocabSize = last.vocabSize;
+  if (!last || last.status === 'pending') {
+    throw new Error(`the service still waits for parts after part ${part} of ${prepared.parts}`);
   }
-  const outcome =
-    last?.status === 'replaced' ? 'replaced' : last?.status === 'unchanged' ? 'unchanged' : 'trained';
-  emit({ type: 'file', source, outcome, notes });
-  return outcome;
+  return last;
 }
 
 /** Deletes the documents under each folder's prefix whose files are no longer on disk. */
