@@ -154,3 +154,27 @@ describe.skipIf(!hasDocumentsApi)('npm run train killed with kill -9 against npm
     }
   });
 });
+
+describe.skipIf(!hasDocumentsApi)('npm run train as the owner under the default rate limit', () => {
+  it('trains 150 files without one 429 (the owner is not counted by the per-address limit of 60 a minute)', async () => {
+    const files = Object.fromEntries(
+      Array.from({ length: 150 }, (_, i) => [
+        `page-${i}.md`,
+        `# Page ${i}\n\nSentence of page ${i} explains setting number ${i * 13}.\n`,
+      ]),
+    );
+    const folder = docsFolder(files);
+    const server = await startServer();
+    try {
+      const run = await runTrain([folder, '--url', server.url], OWNER);
+      expect(run.code, run.stderr).toBe(0);
+      expect(summaryOf(run.stdout)).toBe(
+        '150 trained, 0 replaced, 0 unchanged, 0 pruned, 0 skipped, 0 failed',
+      );
+      expect(run.stderr).not.toContain('HTTP 429');
+    } finally {
+      await server.stop();
+      rmSync(server.dataDir, { recursive: true, force: true });
+    }
+  });
+});
