@@ -176,9 +176,11 @@ async function main(argv: string[]): Promise<number> {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const counts = `${summary.trained} trained, ${summary.replaced} replaced, ${summary.unchanged} unchanged, ${summary.pruned} pruned, ${summary.skipped} skipped, ${summary.failed} failed`;
   process.stdout.write(
-    dryRun
-      ? `Dry run, nothing changed; would be: ${counts}.\n`
-      : `Summary: ${counts} in ${seconds} s${summary.tokens > 0 ? ` (${summary.tokens} tokens, vocabulary ${summary.vocabSize})` : ''}.\n`,
+    dryRun && !owner
+      ? `Dry run, nothing changed; would send ${summary.trained} file${summary.trained === 1 ? '' : 's'} (without owner credentials the CLI cannot tell which changed), ${summary.skipped} skipped, ${summary.failed} failed.\n`
+      : dryRun
+        ? `Dry run, nothing changed; would be: ${counts}.\n`
+        : `Summary: ${counts} in ${seconds} s${summary.tokens > 0 ? ` (${summary.tokens} tokens, vocabulary ${summary.vocabSize})` : ''}.\n`,
   );
   return summary.failed > 0 ? 1 : 0;
 }

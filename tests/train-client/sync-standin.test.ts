@@ -273,6 +273,16 @@ describe('npm run train, run again', () => {
     expect(JSON.stringify([...standIn.documents.entries()])).toBe(snapshot);
   });
 
+  it('--dry-run without owner credentials says what it would send, sending nothing', async () => {
+    const run = await runTrain([docsFolder(files), '--url', standIn.url, '--dry-run']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('would send docs/faq.txt');
+    expect(run.stdout).toContain(
+      'Dry run, nothing changed; would send 3 files (without owner credentials the CLI cannot tell which changed), 0 skipped, 0 failed.',
+    );
+    expect(standIn.requests).toHaveLength(0);
+  });
+
   it('--include and --exclude (repeatable globs) choose the files, and --prune keeps excluded files that still exist', async () => {
     const folder = docsFolder({ ...files, 'drafts/wip.md': '# WIP\n', 'img/logo.html': '<p>logo</p>' });
     const run = await runTrain(
