@@ -37,8 +37,9 @@ const USAGE = `usage: npm run train -- PATH... [options]
   --source-url T       each document's citation URL: {path} is its path in the folder without
                        the extension, {file} with it (e.g. https://docs.example.org/{path})
   --owner-email E      the owner's e-mail (default OWNER_EMAIL)
-  --admin-token T      the admin token (default ADMIN_TOKEN); with the e-mail it lists the
-                       documents (unchanged files are skipped unsent) and allows --prune
+  --admin-token T      the admin token (default ADMIN_TOKEN; the variable is safer, a flag shows
+                       in ps); with the e-mail it lists the documents (unchanged files are
+                       skipped unsent), allows --prune and trains at the owner's own limit
   --part-bytes N       largest part in bytes (default and maximum ${MAX_TRAIN_TEXT_BYTES})
 `;
 
