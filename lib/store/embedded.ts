@@ -384,6 +384,13 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       ops.hset(key, { [field]: String(next) });
       return next;
     },
+    hdel(key: string, fields: string[]): number {
+      if (!typed(key, 'hash')) return 0;
+      const remove = sql(`DELETE FROM hash_fields WHERE key = ? AND field = ?`);
+      let removed = 0;
+      for (const field of fields) removed += Number(remove.run(key, field).changes);
+      return removed;
+    },
     sadd(key: string, members: string[]): number {
       const entry = typed(key, 'set') ?? { type: 'set', value: null, head: 0, size: 0, expiresAt: null };
       const insert = sql(`INSERT OR IGNORE INTO set_members (key, member, crc) VALUES (?, ?, ?)`);
@@ -416,6 +423,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       hset: (key, fields) => queue(true, () => ops.hset(key, fields)),
       hgetall: (key) => queue(false, () => ops.hgetall(key)),
       hincrby: (key, field, by) => queue(true, () => ops.hincrby(key, field, by)),
+      hdel: (key, ...fields) => queue(true, () => ops.hdel(key, fields)),
       sadd: (key, ...members) => queue(true, () => ops.sadd(key, members)),
       scard: (key) => queue(false, () => ops.scard(key)),
       exec: async () => {
@@ -465,6 +473,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     hset: async (key, fields) => write(() => ops.hset(key, fields)),
     hgetall: async (key) => read(() => ops.hgetall(key)),
     hincrby: async (key, field, by) => write(() => ops.hincrby(key, field, by)),
+    hdel: async (key, ...fields) => write(() => ops.hdel(key, fields)),
     sadd: async (key, ...members) => write(() => ops.sadd(key, members)),
     scard: async (key) => read(() => ops.scard(key)),
     setBlob: async (key, value, ttlSeconds) =>

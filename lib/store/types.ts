@@ -35,6 +35,7 @@ export interface StoreBatch {
   hset(key: string, fields: Record<string, string | number>): StoreBatch;
   hgetall(key: string): StoreBatch;
   hincrby(key: string, field: string, by: number): StoreBatch;
+  hdel(key: string, ...fields: string[]): StoreBatch;
   sadd(key: string, ...members: string[]): StoreBatch;
   scard(key: string): StoreBatch;
   exec(): Promise<unknown[]>;
@@ -65,6 +66,8 @@ export interface Store {
   hset(key: string, fields: Record<string, string | number>): Promise<void>;
   hgetall(key: string): Promise<Record<string, string>>;
   hincrby(key: string, field: string, by: number): Promise<number>;
+  /** Deletes fields of a hash; returns how many existed. */
+  hdel(key: string, ...fields: string[]): Promise<number>;
   /** Adds members to a set; returns how many were new. */
   sadd(key: string, ...members: string[]): Promise<number>;
   /** Number of members of a set. */

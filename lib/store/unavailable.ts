@@ -41,6 +41,7 @@ export function guardStore(store: Store): Store {
     hset: (key, fields) => attempt('hset', () => store.hset(key, fields)),
     hgetall: (key) => attempt('hgetall', () => store.hgetall(key)),
     hincrby: (key, field, by) => attempt('hincrby', () => store.hincrby(key, field, by)),
+    hdel: (key, ...fields) => attempt('hdel', () => store.hdel(key, ...fields)),
     sadd: (key, ...members) => attempt('sadd', () => store.sadd(key, ...members)),
     scard: (key) => attempt('scard', () => store.scard(key)),
     setBlob: (key, value, ttlSeconds) => attempt('setBlob', () => store.setBlob(key, value, ttlSeconds)),

@@ -111,6 +111,7 @@ export function createUpstashStore(redis: Redis, blobRedis: Redis = redis): Stor
         ),
       hgetall: (key) => add(() => tx.hgetall(key), asHash),
       hincrby: (key, field, by) => add(() => tx.hincrby(key, field, by), Number),
+      hdel: (key, ...fields) => add(() => tx.hdel(key, ...fields), Number),
       sadd: (key, ...members) => add(() => tx.sadd(key, members[0]!, ...members.slice(1)), Number),
       scard: (key) => add(() => tx.scard(key), Number),
       exec: async () => {
@@ -172,6 +173,7 @@ export function createUpstashStore(redis: Redis, blobRedis: Redis = redis): Stor
     },
     hgetall: async (key) => asHash(await redis.hgetall(key)),
     hincrby: async (key, field, by) => Number(await redis.hincrby(key, field, by)),
+    hdel: async (key, ...fields) => (fields.length ? Number(await redis.hdel(key, ...fields)) : 0),
     sadd: async (key, ...members) =>
       members.length ? Number(await redis.sadd(key, members[0]!, ...members.slice(1))) : 0,
     scard: async (key) => Number(await redis.scard(key)),

@@ -40,8 +40,11 @@ export interface CorpusSource {
   snapshotFits(tag: SnapshotTag, position: CorpusPosition): boolean;
   /** Whether this instance writes snapshots (into its own store); never over production's corpus. */
   readonly writesSnapshots: boolean;
-  /** Exact vocabulary size in one read; undefined when only the model knows it (a layered corpus). */
-  vocabSize(): Promise<number> | undefined;
+  /**
+   * Exact vocabulary size in one read; undefined when only the model knows it (a layered corpus,
+   * or a store where a document was forgotten: the set of words ever trained only grows).
+   */
+  vocabSize(): Promise<number | undefined> | undefined;
   /** Every chunk, in corpus order. */
   allChunks(): Promise<string[]>;
   stats(): Promise<CorpusStats>;
@@ -60,7 +63,14 @@ export function ownCorpus(store: Store): CorpusSource {
     snapshotDialogue: () => store.lrange(trainingKeys.dialogue, 0, -1),
     snapshotFits: (tag, position) => tag.epoch === position.epoch && tag.chunks <= position.chunks,
     writesSnapshots: true,
-    vocabSize: () => store.scard(trainingKeys.vocabulary),
+    async vocabSize() {
+      const [size, forgets] = await store
+        .batch()
+        .scard(trainingKeys.vocabulary)
+        .hgetall(trainingKeys.stats)
+        .exec();
+      return Number((forgets as Record<string, string>).forgets ?? 0) > 0 ? undefined : Number(size);
+    },
     allChunks: () => store.lrange(trainingKeys.chunks, 0, -1),
     stats: () => corpusStats(store, (key) => key),
   };

@@ -12,8 +12,10 @@ export const trainingKeys = {
   snapshotChunks: 'lm:snapshot:chunks',
   /** Bumped by a model reset, so every instance drops what it had. */
   epoch: 'lm:epoch',
-  /** Set once the starter text was trained into this store (never again, even after a reset). */
+  /** Set once the starter text was trained into this store (cleared by a reset, so it comes back). */
   starter: 'lm:starter',
-  /** Totals kept beside the corpus (tokens, characters, chunks). */
+  /** Hash: document id -> its entry in the document table (JSON `DocumentRecord`). */
+  documents: 'lm:documents',
+  /** Totals kept beside the corpus (tokens, characters, chunks; `forgets`: documents forgotten). */
   stats: 'lm:stats',
 } as const;
