@@ -32,6 +32,8 @@ export type { CorpusPosition } from './corpus-source.js';
 const STARTER_NAME = 'the guide to this service';
 /** The document id of the starter text: it leaves when the first document of the user's own is trained. */
 export const STARTER_DOCUMENT_ID = 'starter-guide';
+/** Field of the corpus totals: 1 while the starter guide is in the corpus. */
+const STARTER_FIELD = 'starterGuide';
 
 /** Default of `snapshotBytes`: a cold start replays at most about this much text. */
 export const SNAPSHOT_BYTES = 2_000_000;
@@ -130,6 +132,11 @@ export interface ModelKeeper {
   document(id: string): Promise<DocumentRecord | undefined>;
   /** Every entry of the document table. */
   documents(): Promise<DocumentRecord[]>;
+  /**
+   * Whether the starter guide is in the corpus: `present`, `left` (the first document of the user's
+   * own sent it away, or the owner deleted it; a reset brings it back) or `off` (STARTER_TEXT=off).
+   */
+  starterGuide(): Promise<'present' | 'left' | 'off'>;
   /** Exact vocabulary size (one cheap read until a document is forgotten; then the model's, caught up). */
   vocabSize(): Promise<number>;
   /** Deletes the corpus and the snapshot; every instance starts over. */
@@ -397,14 +404,15 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     await serialized(() => catchUp(where));
   }
 
-  /** Four writes a document: its forget entry, its table entry gone, its totals taken off the corpus's. */
+  /** Five writes a document: its forget entry, its table entry gone, its totals taken off the corpus's. */
   function queueForget(batch: StoreBatch, records: readonly DocumentRecord[]): number {
     for (const record of records) {
       batch
         .rpush(trainingKeys.chunks, encodeForget(record.id))
         .hdel(trainingKeys.documents, record.id)
         .hincrby(trainingKeys.stats, 'characters', -record.totals.characters)
-        .hincrby(trainingKeys.stats, 'bytes', -record.totals.bytes);
+        .hincrby(trainingKeys.stats, 'bytes', -record.totals.bytes)
+        .hincrby(trainingKeys.stats, STARTER_FIELD, record.id === STARTER_DOCUMENT_ID ? -1 : 0);
     }
     if (records.length > 0) {
       const tokens = records.reduce((sum, record) => sum + record.totals.tokens, 0);
@@ -412,7 +420,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
         .hincrby(trainingKeys.stats, 'tokens', -tokens)
         .hincrby(trainingKeys.stats, 'forgets', records.length);
     }
-    return records.length === 0 ? 0 : records.length * 4 + 2;
+    return records.length === 0 ? 0 : records.length * 5 + 2;
   }
 
   const keeper: ModelKeeper = {
@@ -480,6 +488,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
           totals: { characters: document.text.length, bytes, tokens: tokens.length },
         };
         batch.hset(trainingKeys.documents, { [record.id]: encodeDocumentRecord(record) });
+        if (record.id === STARTER_DOCUMENT_ID) batch.hincrby(trainingKeys.stats, STARTER_FIELD, 1);
       }
       trainOptions.also?.(batch, { tokens: tokens.length });
       const position = source.positionOf((await batch.exec()).slice(positionAt));
@@ -511,6 +520,17 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       return Object.values(table)
         .map((raw) => decodeDocumentRecord(raw))
         .filter((record): record is DocumentRecord => record !== undefined);
+    },
+    async starterGuide() {
+      if (!options.starterText || options.fixedModel) return 'off';
+      const [chunks, totals] = await store
+        .batch()
+        .llen(trainingKeys.chunks)
+        .hgetall(trainingKeys.stats)
+        .exec();
+      // An empty corpus gets the guide at its first question.
+      if (Number(chunks) === 0) return 'present';
+      return Number((totals as Record<string, string>)[STARTER_FIELD] ?? 0) > 0 ? 'present' : 'left';
     },
     async vocabSize() {
       if (options.fixedModel) return options.fixedModel.vocabSize;
