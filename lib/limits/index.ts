@@ -1,3 +1,3 @@
-export { type ClientLimitServices, underClientLimit } from './client-limit.js';
+export { type Caller, type ClientLimitServices, underClientLimit } from './client-limit.js';
 export { createStoreSlidingWindow, type SlidingWindowOptions } from './sliding-window.js';
 export { createUpstashLimiter, type UpstashLimiterOptions } from './upstash.js';

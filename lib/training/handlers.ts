@@ -1,6 +1,6 @@
 import { encodeChunk } from '../documents/index.js';
-import { json, type MethodHandler } from '../http/index.js';
-import { underClientLimit } from '../limits/index.js';
+import { HttpError, json, type MethodHandler } from '../http/index.js';
+import { type Caller, underClientLimit } from '../limits/index.js';
 import type { Services } from '../services/index.js';
 import { trainDocument } from './documents.js';
 import { idempotencyKeyOf, trainOnce } from './idempotency.js';
@@ -21,7 +21,8 @@ export function trainHandlers(services: () => Services): { POST: MethodHandler }
     POST(request) {
       const current = services();
       const { model, store } = current;
-      return underClientLimit(current, request, async () => {
+      return underClientLimit(current, request, async (caller) => {
+        requireTrainAccess(current, caller);
         const idempotencyKey = idempotencyKeyOf(request);
         const input = await trainInputOf(request);
         if (input.part) {
@@ -40,4 +41,14 @@ export function trainHandlers(services: () => Services): { POST: MethodHandler }
       });
     },
   };
+}
+
+/** TRAIN_ACCESS=owner: training (text, files, images with train=true) needs the owner's credentials. */
+export function requireTrainAccess(services: Pick<Services, 'config'>, caller: Caller): void {
+  if (services.config.TRAIN_ACCESS === 'owner' && !caller.owner) {
+    throw new HttpError(
+      'forbidden',
+      "Training on this server is for its owner only (TRAIN_ACCESS=owner): send X-Owner-Email and Authorization: Bearer <ADMIN_TOKEN> (or the owner's sign-in token).",
+    );
+  }
 }
