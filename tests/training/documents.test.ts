@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { adminDocumentsHandlers, adminExportHandlers } from '../../lib/admin/index.js';
-import { chatHandlers } from '../../lib/chat/handlers.js';
 import { endpoint } from '../../lib/http/index.js';
 import type { NgramModel } from '../../lib/lm/index.js';
 import type { Services } from '../../lib/services/index.js';
@@ -140,15 +139,43 @@ describe.each(backends)('documents with ids on the $name store', ({ make }) => {
 });
 
 describe('forgetting on every instance', () => {
-  it('a second instance on the same embedded store forgets what the first deleted', async () => {
+  it('a second instance on the same embedded store forgets what the first deleted and replaced', async () => {
     const store = createEmbeddedStore();
-    const one = embeddedServices(ADMIN_ENV, { store });
-    const two = embeddedServices(ADMIN_ENV, { store });
-    for (const [id, text] of Object.entries(DOCS)) await api(one).train({ text, documentId: id });
-    expect((await passagesOf(two)).join(' ')).toContain('quokka');
-    await api(one).remove('beta');
-    expect((await passagesOf(two)).join(' ')).not.toContain('quokka');
-    expect(await arpaOf(two)).toBe(await arpaOf(one));
-    expect(await two.model.vocabSize()).toBe(await one.model.vocabSize());
+    await secondInstanceForgets(
+      embeddedServices(ADMIN_ENV, { store }),
+      embeddedServices(ADMIN_ENV, { store }),
+    );
+  });
+
+  it('a second instance on the same Redis database forgets what the first deleted and replaced', async () => {
+    const one = await redisServices(ADMIN_ENV);
+    const { parseConfig } = await import('../../lib/config/index.js');
+    const { createServices } = await import('../../lib/services/index.js');
+    const two = createServices(
+      parseConfig({
+        ...ADMIN_ENV,
+        STARTER_TEXT: 'off',
+        UPSTASH_REDIS_REST_URL: one.redisUrl,
+        UPSTASH_REDIS_REST_TOKEN: one.redisToken,
+      }),
+      { store: one.store },
+    );
+    await secondInstanceForgets(one, two);
   });
 });
+
+async function secondInstanceForgets(one: Services, two: Services): Promise<void> {
+  for (const [id, text] of Object.entries(DOCS)) await api(one).train({ text, documentId: id });
+  expect((await passagesOf(two)).join(' ')).toContain('quokka');
+  await api(one).remove('beta');
+  await api(one).train({ text: DOCS.alpha.replace('7311', '9422'), documentId: 'alpha' });
+  const texts = (await passagesOf(two)).join(' ');
+  expect(texts).not.toContain('quokka');
+  expect(texts).not.toContain('7311');
+  expect(await arpaOf(two)).toBe(await arpaOf(one));
+  expect(await two.model.vocabSize()).toBe(await one.model.vocabSize());
+  const fresh = embeddedServices(ADMIN_ENV);
+  await api(fresh).train({ text: DOCS.gamma, documentId: 'gamma' });
+  await api(fresh).train({ text: DOCS.alpha.replace('7311', '9422'), documentId: 'alpha' });
+  expect(await arpaOf(two)).toBe(await arpaOf(fresh));
+}
