@@ -74,8 +74,15 @@ export const responses: Record<string, Response> = {
   NotFound: { description: 'Nothing here.', content: jsonBody(ref('ErrorBody')) },
   Conflict: {
     description:
-      'The server serves a fixed ARPA model (LM_ARPA_PATH), which cannot be trained; or the Idempotency-Key ' +
-      'was used for another text, or its first train is still running (Retry-After).',
+      'The server serves a fixed ARPA model (LM_ARPA_PATH), which cannot be trained (`conflict`); or another request ' +
+      'is training or deleting the same document, or the first train of this Idempotency-Key still runs ' +
+      '(`train_in_progress`, with Retry-After: worth a retry).',
+    content: jsonBody(ref('ErrorBody')),
+  },
+  Unprocessable: {
+    description:
+      '`idempotency_conflict`: the same Idempotency-Key, or the same part of the same document and hash, came with ' +
+      'other content. Do not retry: send new content under a new key or hash.',
     content: jsonBody(ref('ErrorBody')),
   },
   MethodNotAllowed: {

@@ -28,7 +28,9 @@ describe('the JSON Schema validator of the OpenAPI test', () => {
     expect(check('ChatResponse', { response: 'a', vocabSize: -1, usedExternal: false, sources: [] })).toEqual(
       ['$.vocabSize: -1 is below 0'],
     );
-    expect(check('TrainResponse', { ok: true, tokens: 1.5, vocabSize: 2 })).toEqual([
+    expect(
+      check('TrainResponse', { ok: true, tokens: 1.5, vocabSize: 2, documentId: 'a', status: 'trained' }),
+    ).toEqual([
       '$.tokens: expected integer, got number',
     ]);
   });
