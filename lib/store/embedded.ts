@@ -371,6 +371,13 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       }[];
       return Object.fromEntries(rows.map((row) => [row.field, row.value]));
     },
+    hget(key: string, field: string): string | null {
+      if (!typed(key, 'hash')) return null;
+      const row = sql(`SELECT value FROM hash_fields WHERE key = ? AND field = ?`).get(key, field) as
+        | { value: string }
+        | undefined;
+      return row?.value ?? null;
+    },
     hincrby(key: string, field: string, by: number): number {
       const entry = typed(key, 'hash');
       const row = entry
@@ -422,6 +429,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       llen: (key) => queue(false, () => ops.llen(key)),
       hset: (key, fields) => queue(true, () => ops.hset(key, fields)),
       hgetall: (key) => queue(false, () => ops.hgetall(key)),
+      hget: (key, field) => queue(false, () => ops.hget(key, field)),
       hincrby: (key, field, by) => queue(true, () => ops.hincrby(key, field, by)),
       hdel: (key, ...fields) => queue(true, () => ops.hdel(key, fields)),
       sadd: (key, ...members) => queue(true, () => ops.sadd(key, members)),
@@ -472,6 +480,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     llen: async (key) => read(() => ops.llen(key)),
     hset: async (key, fields) => write(() => ops.hset(key, fields)),
     hgetall: async (key) => read(() => ops.hgetall(key)),
+    hget: async (key, field) => read(() => ops.hget(key, field)),
     hincrby: async (key, field, by) => write(() => ops.hincrby(key, field, by)),
     hdel: async (key, ...fields) => write(() => ops.hdel(key, fields)),
     sadd: async (key, ...members) => write(() => ops.sadd(key, members)),

@@ -34,6 +34,7 @@ export interface StoreBatch {
   llen(key: string): StoreBatch;
   hset(key: string, fields: Record<string, string | number>): StoreBatch;
   hgetall(key: string): StoreBatch;
+  hget(key: string, field: string): StoreBatch;
   hincrby(key: string, field: string, by: number): StoreBatch;
   hdel(key: string, ...fields: string[]): StoreBatch;
   sadd(key: string, ...members: string[]): StoreBatch;
@@ -65,6 +66,8 @@ export interface Store {
   llen(key: string): Promise<number>;
   hset(key: string, fields: Record<string, string | number>): Promise<void>;
   hgetall(key: string): Promise<Record<string, string>>;
+  /** One field of a hash; null when absent. */
+  hget(key: string, field: string): Promise<string | null>;
   hincrby(key: string, field: string, by: number): Promise<number>;
   /** Deletes fields of a hash; returns how many existed. */
   hdel(key: string, ...fields: string[]): Promise<number>;

@@ -40,6 +40,7 @@ export function guardStore(store: Store): Store {
     llen: (key) => attempt('llen', () => store.llen(key)),
     hset: (key, fields) => attempt('hset', () => store.hset(key, fields)),
     hgetall: (key) => attempt('hgetall', () => store.hgetall(key)),
+    hget: (key, field) => attempt('hget', () => store.hget(key, field)),
     hincrby: (key, field, by) => attempt('hincrby', () => store.hincrby(key, field, by)),
     hdel: (key, ...fields) => attempt('hdel', () => store.hdel(key, ...fields)),
     sadd: (key, ...members) => attempt('sadd', () => store.sadd(key, ...members)),

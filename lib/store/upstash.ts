@@ -110,6 +110,7 @@ export function createUpstashStore(redis: Redis, blobRedis: Redis = redis): Stor
           () => undefined,
         ),
       hgetall: (key) => add(() => tx.hgetall(key), asHash),
+      hget: (key, field) => add(() => tx.hget(key, field), asStringOrNull),
       hincrby: (key, field, by) => add(() => tx.hincrby(key, field, by), Number),
       hdel: (key, ...fields) => add(() => tx.hdel(key, ...fields), Number),
       sadd: (key, ...members) => add(() => tx.sadd(key, members[0]!, ...members.slice(1)), Number),
@@ -172,6 +173,7 @@ export function createUpstashStore(redis: Redis, blobRedis: Redis = redis): Stor
       await redis.hset(key, fields);
     },
     hgetall: async (key) => asHash(await redis.hgetall(key)),
+    hget: async (key, field) => asStringOrNull(await redis.hget(key, field)),
     hincrby: async (key, field, by) => Number(await redis.hincrby(key, field, by)),
     hdel: async (key, ...fields) => (fields.length ? Number(await redis.hdel(key, ...fields)) : 0),
     sadd: async (key, ...members) =>

@@ -33,8 +33,10 @@ export async function trainDocument(
   const id = input.document.documentId;
   const claim = await claimDocument(store, id, TRAIN_WAIT_MS);
   try {
-    const table = await keeper.documents();
-    const current = table.find((record) => record.id === id);
+    const [current, starter] = await Promise.all([
+      keeper.document(id),
+      id === STARTER_DOCUMENT_ID ? undefined : keeper.document(STARTER_DOCUMENT_ID),
+    ]);
     if (current?.sha256 === input.sha256) {
       return {
         ok: true,
@@ -46,7 +48,6 @@ export async function trainDocument(
     }
     const status: TrainStatus = current ? 'replaced' : 'trained';
     const forget: DocumentRecord[] = current ? [current] : [];
-    const starter = id === STARTER_DOCUMENT_ID ? undefined : table.find((r) => r.id === STARTER_DOCUMENT_ID);
     if (starter) forget.push(starter);
     const document = input.document;
     const result = await keeper.train(document, {

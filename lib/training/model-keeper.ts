@@ -512,8 +512,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       await serialized(() => catchUp(position));
     },
     async document(id) {
-      const table = await store.hgetall(trainingKeys.documents);
-      return decodeDocumentRecord(table[id]);
+      return decodeDocumentRecord((await store.hget(trainingKeys.documents, id)) ?? undefined);
     },
     async documents() {
       const table = await store.hgetall(trainingKeys.documents);
