@@ -216,14 +216,17 @@ async function deleteFirst(dataDir: string) {
   const rssBefore = process.memoryUsage().rss;
   const peakBefore = peakRss();
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   await deleteDocument(services.model, store, first.id);
   const deleteMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
   const at = performance.now();
   await ask(MESSAGES[1]);
   return {
     documents: documents.length,
     deletedBytes: first.bytes,
     deleteMs,
+    deleteCpuMs: (cpu.user + cpu.system) / 1000,
     firstAnswerAfterMs: performance.now() - at,
     rssBefore,
     rssAfter: process.memoryUsage().rss,

@@ -60,6 +60,7 @@ interface DeleteFigures {
   documents: number;
   deletedBytes: number;
   deleteMs: number;
+  deleteCpuMs: number;
   firstAnswerAfterMs: number;
   rssBefore: number;
   rssAfter: number;
@@ -145,13 +146,13 @@ function printDeleteTable(
   if (measured.length === 0) return;
   console.log('');
   console.log(
-    '| corpus | delete (warm instance, rebuild) | first answer after | RSS before → after | peak RSS during | cold start after the delete | RSS after it |',
+    '| corpus | delete (warm instance, rebuild) | its CPU time | first answer after | RSS before → after | peak RSS during | cold start after the delete | RSS after it |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const { size, deleted, coldAfterDelete } of measured) {
     const d = deleted!;
     console.log(
-      `| ${size} MB | ${ms(d.deleteMs)} | ${ms(d.firstAnswerAfterMs)} | ${mb(d.rssBefore)} → ${mb(d.rssAfter)} | ${mb(d.peakRss)} | ${coldAfterDelete ? ms(coldAfterDelete.firstAnswerMs) : '–'} | ${coldAfterDelete ? mb(coldAfterDelete.rssAfter) : '–'} |`,
+      `| ${size} MB | ${ms(d.deleteMs)} | ${ms(d.deleteCpuMs)} | ${ms(d.firstAnswerAfterMs)} | ${mb(d.rssBefore)} → ${mb(d.rssAfter)} | ${mb(d.peakRss)} | ${coldAfterDelete ? ms(coldAfterDelete.firstAnswerMs) : '–'} | ${coldAfterDelete ? mb(coldAfterDelete.rssAfter) : '–'} |`,
     );
   }
 }
