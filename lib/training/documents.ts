@@ -108,17 +108,27 @@ export async function listDocuments(
   };
 }
 
-/** Cursors are opaque to clients: the last id, base64url. */
+const CURSOR_MARK = 'after:';
+
+/** Cursors are opaque to clients: the last id of the page, marked, base64url. */
 export function encodeCursor(id: string): string {
-  return Buffer.from(id, 'utf8').toString('base64url');
+  return Buffer.from(CURSOR_MARK + id, 'utf8').toString('base64url');
 }
 
+/** The id a cursor from `encodeCursor` names; 400 for anything else. */
 export function decodeCursor(cursor: string): string {
-  const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor) || encodeCursor(id) !== cursor) {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const id = text.slice(CURSOR_MARK.length);
+  const valid =
+    /^[A-Za-z0-9_-]+$/.test(cursor) &&
+    text.startsWith(CURSOR_MARK) &&
+    encodeCursor(id) === cursor &&
+    id.length >= 1 &&
+    id.length <= 200 &&
+    !/\p{Cc}/u.test(id);
+  if (!valid)
     throw new HttpError('validation_failed', 'cursor: is not one this endpoint gave out', {
       field: 'cursor',
     });
-  }
   return id;
 }
