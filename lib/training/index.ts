@@ -1,3 +1,4 @@
+export { CLAIM_SECONDS, claimDocument } from './claims.js';
 export {
   corpusCeilingFor,
   instanceMemoryBytes,
@@ -24,3 +25,4 @@ export {
   type TrainOptions,
   type TrainResult,
 } from './model-keeper.js';
+export { type TrainInput, textDocumentId, trainInputOf } from './train-document.js';
