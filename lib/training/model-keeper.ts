@@ -243,7 +243,10 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
         applied++;
       }
     }
-    if (rebuild) await rebuildFromLiveChunks(position);
+    if (rebuild) {
+      await rebuildFromLiveChunks(position);
+      snapshots.rebuilt();
+    }
     settleLater();
     snapshots.afterCatchUp();
   }
