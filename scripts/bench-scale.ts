@@ -62,6 +62,8 @@ interface DeleteFigures {
   deleteMs: number;
   deleteCpuMs: number;
   firstAnswerAfterMs: number;
+  /** The snapshot write after the delete (the deleting instance's). */
+  snapshotAfterMs?: number;
   rssBefore: number;
   rssAfter: number;
   peakRss: number;
@@ -200,7 +202,9 @@ async function main(): Promise<void> {
       if (process.env.BENCH_SCALE_DELETE !== 'off') {
         console.error(`${size} MB: a warm instance deletes a document ...`);
         deleted = await step<DeleteFigures>(['delete', dataDir]);
-        console.error(`${size} MB: cold start after the delete (its snapshot predates it: a rebuild) ...`);
+        console.error(
+          `${size} MB: cold start after the delete (from the snapshot the deleting instance wrote) ...`,
+        );
         coldAfterDelete = await step<ColdFigures>(['cold', 'embedded', dataDir]);
       }
       rows.push({ size, train, embedded, tail, upstash, deleted, coldAfterDelete });
