@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chatHandlers } from '../../lib/chat/handlers.js';
+import { parseConfig } from '../../lib/config/index.js';
 import { endpoint } from '../../lib/http/index.js';
 import { trainHandlers } from '../../lib/training/handlers.js';
 import { uploadHandlers } from '../../lib/upload/handlers.js';
@@ -63,6 +64,12 @@ describe('the owner is not a visitor', () => {
 });
 
 describe('TRAIN_ACCESS=owner', () => {
+  it('is open by default, and a value other than open or owner stops the start naming the variable', () => {
+    expect(parseConfig({}).TRAIN_ACCESS).toBe('open');
+    expect(parseConfig({ TRAIN_ACCESS: ' Owner ' }).TRAIN_ACCESS).toBe('owner');
+    expect(() => parseConfig({ TRAIN_ACCESS: 'closed' })).toThrow(/TRAIN_ACCESS/);
+  });
+
   it('lets only the owner train, by text, by file and by image upload with train=true', async () => {
     const services = await redisServices({ ...ENV, RATE_LIMIT_REQUESTS: '100', TRAIN_ACCESS: 'owner' });
     const train = endpoint(trainHandlers(() => services));
