@@ -24,6 +24,16 @@ export interface BenchReply {
   /** /api/v1's `finish_reason`. */
   finish?: string;
   status: number;
+  /** How many passages the reply cites (Variant A's `sources`; Variant B's where its JSON has them). */
+  sources?: number;
+  /** The reply's `confidence` where the JSON carries it (issue 27: `level` answer, nearest or none). */
+  confidence?: BenchConfidence;
+}
+
+/** A reply's `confidence`, as issue 27 adds it beside the spec's fields. */
+export interface BenchConfidence {
+  score?: number;
+  level?: 'answer' | 'nearest' | 'none';
 }
 
 /**
@@ -48,21 +58,60 @@ export function benchClient(services: Services) {
         }
       }
     },
+    /** Trains a file as the upload form sends it (POST /api/train, multipart): a PDF goes this way. */
+    async trainFile(bytes: Uint8Array<ArrayBuffer>, filename: string): Promise<void> {
+      const form = new FormData();
+      form.set('file', new Blob([bytes]), filename);
+      const response = await train.fetch(
+        new Request('http://127.0.0.1/api/train', {
+          method: 'POST',
+          headers: { 'x-real-ip': '127.0.0.1' },
+          body: form,
+        }),
+      );
+      if (!response.ok) throw new Error(`train ${filename}: ${response.status} ${await response.text()}`);
+    },
     async askA(
       message: string,
       options: { sessionId: string; modelMode?: string; raw?: boolean; maxTokens?: number },
     ): Promise<BenchReply> {
       const response = await a.fetch(post('/api/chat', { message, raw: true, ...options }));
-      const body = (await response.json()) as { response?: string; thought?: string; error?: string };
-      return { text: body.response ?? `ERROR ${body.error}`, thought: body.thought, status: response.status };
+      const body = (await response.json()) as {
+        response?: string;
+        thought?: string;
+        error?: string;
+        sources?: unknown[];
+        confidence?: BenchConfidence;
+      };
+      return {
+        text: body.response ?? `ERROR ${body.error}`,
+        thought: body.thought,
+        status: response.status,
+        sources: body.sources?.length,
+        confidence: body.confidence,
+      };
     },
     async askB(
       message: string,
       options: { history?: BenchTurn[]; mode?: string; maxTokens?: number } = {},
     ): Promise<BenchReply> {
       const response = await b.fetch(post('/api/api/chat', { message, mode: 'standard', ...options }));
-      const body = (await response.json()) as { response?: string; tokens?: number; error?: string };
-      return { text: body.response ?? `ERROR ${body.error}`, tokens: body.tokens, status: response.status };
+      const body = (await response.json()) as {
+        response?: string;
+        tokens?: number;
+        error?: string;
+        thought?: string;
+        sources?: unknown[];
+        confidence?: BenchConfidence;
+      };
+      return {
+        text: body.response ?? `ERROR ${body.error}`,
+        tokens: body.tokens,
+        status: response.status,
+        thought: body.thought,
+        sources: body.sources?.length,
+        confidence: body.confidence,
+      };
     },
     async askV1(
       messages: BenchTurn[],

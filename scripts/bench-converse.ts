@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CUT_MARK, countTokens } from '../lib/text/index.js';
 import {
@@ -12,18 +12,46 @@ import {
   rate,
   readBenchFile,
 } from './bench-chat.js';
+import {
+  CONVERSE_PATHS,
+  type ConverseTally,
+  converseTally,
+  runConversations,
+  type TurnResult,
+  trainedClient,
+} from './bench-converse-docs.js';
 import { benchServices } from './bench-services.js';
+import {
+  type ConverseConversation,
+  type ConverseFile,
+  findSet,
+  loadSets,
+  type QuestionSet,
+} from './bench-sets.js';
 
 /**
  * `npm run bench:converse [-- --corpora DIR] [--quiet]`: conversations and social messages through
  * the real handlers in process, on each interface a conversation arrives by (Variant A sessions,
  * Variant B `history`, /api/v1 `messages`). Prints, for corpora/kjv/converse-sample.json and the
  * unseen set bench/converse/unseen.json: follow-up hits against the same questions written out
- * (asked in fresh sessions); fitting and babbling social replies on a fresh install (the starter
- * text) and after training the KJV; and maxTokens compliance per path. The replies are printed too.
+ * (asked in fresh sessions); then the conversations of bench/converse/docs.json on the
+ * documentation sets (bench-converse-docs.ts: follow-up vs written out vs bare, replies equal to
+ * the bare reply, self-contained questions after a conversation, social turns inside one; tuning
+ * and held-out halves apart, Variant A and B); fitting and babbling social replies on a fresh
+ * install (the starter text) and after training the KJV; and maxTokens compliance per path. The
+ * replies are printed too, except those of held-out conversations (counted only, unless
+ * `--show-heldout`). `--docs-only [--set NAME]` runs only the documentation conversations;
+ * `--json FILE` writes their figures and replies.
  */
 const { values } = parseArgs({
-  options: { corpora: { type: 'string' }, quiet: { type: 'boolean', default: false } },
+  options: {
+    corpora: { type: 'string' },
+    quiet: { type: 'boolean', default: false },
+    'docs-only': { type: 'boolean', default: false },
+    set: { type: 'string' },
+    json: { type: 'string' },
+    'show-heldout': { type: 'boolean', default: false },
+  },
 });
 
 interface Turn {
@@ -96,11 +124,82 @@ async function clientFor(corpus: string): Promise<BenchClient> {
 }
 const fresh = benchClient(await benchServices(undefined, { starter: true }));
 
-// ---- follow-ups ----
 const report: string[] = [];
+
+// ---- conversations on the documentation sets ----
+const docsFile = JSON.parse(readFileSync('bench/converse/docs.json', 'utf8')) as ConverseFile;
+const qaSets = loadSets();
+const bySet = new Map<QuestionSet, { index: number; conversation: ConverseConversation }[]>();
+for (const [index, conversation] of docsFile.conversations.entries()) {
+  const set = findSet(qaSets, conversation.set);
+  if (values.set && !set.name.toLowerCase().includes(values.set.toLowerCase())) continue;
+  bySet.set(set, [...(bySet.get(set) ?? []), { index, conversation }]);
+}
+const docsJson: { name: string; figures: Record<string, ConverseTally>; turns: TurnResult[] }[] = [];
+for (const [set, conversations] of bySet) {
+  log(`\n=== conversations on ${set.name}`);
+  const started = performance.now();
+  const { client, documentShingles } = await trainedClient(set, corpora);
+  log(`(trained in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  const turns = await runConversations(client, documentShingles, conversations, (result, turn) => {
+    // Held-out conversations are counted, not shown: whoever tunes the service reads the tuning half only.
+    if (result.half === 'heldout' && !values['show-heldout']) return;
+    const held = result.half === 'heldout' ? '[held out] ' : '';
+    const head = `  ${result.path} #${result.conversation + 1} ${held}${result.kind.padEnd(14)}`;
+    if (result.kind === 'social') {
+      log(
+        `${head} ${result.fits ? 'fits  ' : 'MISFIT'} ${turn.q} → ${oneLine(result.reply)}${result.misfit ? ` (${result.misfit})` : ''}`,
+      );
+      return;
+    }
+    log(
+      `${head} ${result.hit ? 'hit ' : 'miss'} ${turn.q} [${(turn.a ?? []).join(', ')}] → ${oneLine(result.reply)}`,
+    );
+    if (result.written)
+      log(
+        `      ${result.written.hit ? 'hit ' : 'miss'} written out: ${turn.std} → ${oneLine(result.written.reply)}`,
+      );
+    if (result.bare)
+      log(
+        `      ${result.bare.hit ? 'hit ' : 'miss'} bare${result.bare.same ? ' (SAME as in the conversation)' : ''}: ${oneLine(result.bare.reply)}`,
+      );
+    if (result.fresh)
+      log(`      ${result.fresh.hit ? 'hit ' : 'miss'} asked fresh: ${oneLine(result.fresh.reply)}`);
+    if (result.thought) log(`      thought: ${oneLine(result.thought, 160)}`);
+  });
+  const figures: Record<string, ConverseTally> = {};
+  for (const half of ['tuning', 'heldout'] as const) {
+    for (const path of CONVERSE_PATHS) {
+      const t = converseTally(turns, path, half);
+      figures[`${path} ${half}`] = t;
+      const share = t.writtenHits ? Math.round((100 * t.followHits) / t.writtenHits) : 0;
+      report.push(
+        `docs ${set.name} ${half.padEnd(7)} ${path}: follow-ups ${t.followHits}/${t.followUps} vs written out ${t.writtenHits}/${t.followUps} (${share}%) vs bare ${t.bareHits}/${t.followUps}; equal to the bare reply ${t.sameAsBare}/${t.followUps}; self-contained in a conversation ${t.selfInConversation}/${t.selfContained} vs fresh ${t.selfFresh}/${t.selfContained}; social fitting ${t.fitting}/${t.social}; first turns ${t.firstHits}/${t.first}`,
+      );
+    }
+  }
+  docsJson.push({
+    name: set.name,
+    figures,
+    turns: turns.filter((turn) => turn.half !== 'heldout' || values['show-heldout']),
+  });
+}
+if (values.json) {
+  writeFileSync(values.json, `${JSON.stringify({ sets: docsJson }, null, 2)}\n`);
+  log(`(wrote ${values.json})`);
+}
+if (values['docs-only']) {
+  console.log('\n=== summary');
+  for (const line of report) console.log(line);
+  process.exit(0);
+}
+
+// ---- follow-ups ----
 for (const [name, set] of sets) {
   log(`\n=== follow-ups: ${name}`);
-  const counts = Object.fromEntries(PATHS.map((path) => [path, { follow: 0, std: 0, first: 0 }]));
+  const counts = Object.fromEntries(
+    PATHS.map((path) => [path, { follow: 0, std: 0, first: 0, bare: 0, same: 0 }]),
+  );
   let followUps = 0;
   let firsts = 0;
   for (const conversation of set.conversations) {
@@ -122,6 +221,15 @@ for (const [name, set] of sets) {
           const stdHit = mentions(written.text, turn.a, HIT_WORDS);
           if (stdHit) counts[path]!.std++;
           log(`    ${path} ${stdHit ? 'hit ' : 'miss'} (written out) ${oneLine(written.text)}`);
+          // The follow-up alone in a fresh session: the conversation's reply equal to it means the history went unused.
+          const bare = await ask(client, path, turn.q);
+          const bareHit = mentions(bare.text, turn.a, HIT_WORDS);
+          const same = bare.text.replace(/\s+/g, ' ').trim() === reply.text.replace(/\s+/g, ' ').trim();
+          if (bareHit) counts[path]!.bare++;
+          if (same) counts[path]!.same++;
+          log(
+            `    ${path} ${bareHit ? 'hit ' : 'miss'} (bare${same ? ', SAME as in the conversation' : ''}) ${oneLine(bare.text)}`,
+          );
         }
       }
     }
@@ -130,7 +238,7 @@ for (const [name, set] of sets) {
     const c = counts[path]!;
     const share = c.std ? Math.round((100 * c.follow) / c.std) : 0;
     report.push(
-      `follow-ups ${name} ${path.padEnd(2)}: ${rate(c.follow, followUps)} vs written out ${rate(c.std, followUps)} = ${share}% of written-out hits; first turns ${rate(c.first, firsts)}`,
+      `follow-ups ${name} ${path.padEnd(2)}: ${rate(c.follow, followUps)} vs written out ${rate(c.std, followUps)} = ${share}% of written-out hits; bare ${rate(c.bare, followUps)}, equal to the bare reply ${c.same}/${followUps}; first turns ${rate(c.first, firsts)}`,
     );
   }
 }

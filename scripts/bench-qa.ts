@@ -1,65 +1,58 @@
-import { readFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { DocumentFormat } from '../lib/documents/index.js';
+import { type BenchClient, corporaDir, oneLine, rate } from './bench-chat.js';
 import {
-  type BenchClient,
-  benchClient,
-  corporaDir,
-  mentions,
-  oneLine,
-  rate,
-  readBenchFile,
-} from './bench-chat.js';
-import { baselineSections, SectionBm25 } from './bench-sections.js';
-import { benchServices } from './bench-services.js';
+  HIT_WORDS,
+  halvesOf,
+  type Judged,
+  LEAD_WORDS,
+  runSet,
+  type SetResult,
+  type Tally,
+  tally,
+} from './bench-qa-core.js';
+import { type Half, loadSets, type Question, type QuestionSet } from './bench-sets.js';
 
 /**
- * `npm run bench:qa [-- --set NAME] [--corpora DIR] [--verbose]`, or `-- --corpus FILE --questions
- * FILE.json [--offcorpus FILE.json]` for a corpus of one's own: for each set of bench/qa/sets.json
- * (the docs sample's READMEs and manual pages, the KJV, documentation installed on this machine),
- * trains a fresh in-process service on its documents (each with its format) and prints, per question, "hit" (an
- * acceptable word among the first 60 words of the reply) and "lead" (among the first 15) for
- * Variant A (expert, raw) and Variant B (standard), beside a plain BM25 baseline over the same
- * documents' sections (top-1 section returned as is); then honest "I don't know" replies to
- * questions off the corpus, and the instant reply latency where the set asks for it.
+ * `npm run bench:qa [-- --set NAME] [--half tuning|heldout] [--corpora DIR] [--verbose]
+ * [--json FILE]`, or `-- --corpus FILE --questions FILE.json [--offcorpus FILE.json]` for a corpus
+ * of one's own: for each set of bench/qa/sets.json (the shared samples, the KJV, documentation
+ * installed on this machine, and the vendored sets of bench/qa/<set>/: an HTML manual, a PDF
+ * guide, a Markdown docs folder), trains a fresh in-process service on its documents (each as a
+ * user sends it) and prints, per question, "hit" (an acceptable word among the first 60 words of
+ * the reply) and "lead" (among the first 15) for Variant A (expert, raw) and Variant B (standard),
+ * beside a plain BM25 baseline over the same documents' sections (top-1 section returned as is);
+ * the replies at level `nearest`, and the wrong-but-cited ones (level `answer`, citing sources, no
+ * acceptable word in the first 60 words); then honest "I don't know" replies to questions off the
+ * corpus, and the instant reply latency where the set asks for it. A set whose questions have
+ * halves is reported tuning and held out apart; its held-out questions and replies are counted but
+ * not printed (nor written by `--json`) unless `--show-heldout`, so that tuning never sees them.
+ * `--json FILE` writes every figure and reply.
  */
 const { values } = parseArgs({
   options: {
     set: { type: 'string' },
+    half: { type: 'string' },
     corpus: { type: 'string' },
     questions: { type: 'string' },
     offcorpus: { type: 'string' },
     corpora: { type: 'string' },
     verbose: { type: 'boolean', default: false },
+    json: { type: 'string' },
+    'show-heldout': { type: 'boolean', default: false },
   },
 });
 
-interface SetFile {
-  path: string;
-  format: DocumentFormat;
-  name?: string;
+if (values.half && values.half !== 'tuning' && values.half !== 'heldout') {
+  console.error('--half is tuning or heldout');
+  process.exit(2);
 }
-interface QuestionSet {
-  name: string;
-  files: SetFile[];
-  questions: string;
-  where?: Record<string, string>;
-  offcorpus?: string;
-  latency?: boolean;
-}
-interface Question {
-  q: string;
-  a?: string[];
-  [field: string]: unknown;
-}
-
-const HIT_WORDS = 60;
-const LEAD_WORDS = 15;
+const half = values.half as Half | undefined;
 const corpora = corporaDir(values.corpora);
-const { sets } = JSON.parse(readFileSync('bench/qa/sets.json', 'utf8')) as { sets: QuestionSet[] };
 const chosen = values.corpus
   ? [ownSet(values.corpus)]
-  : sets.filter((set) => !values.set || set.name.toLowerCase().includes(values.set.toLowerCase()));
+  : loadSets().filter((set) => !values.set || set.name.toLowerCase().includes(values.set.toLowerCase()));
 
 /** `--corpus FILE --questions FILE.json [--offcorpus FILE.json]`: one set of the caller's own. */
 function ownSet(corpus: string): QuestionSet {
@@ -71,7 +64,9 @@ function ownSet(corpus: string): QuestionSet {
     ? 'markdown'
     : /\.html?$/i.test(corpus)
       ? 'html'
-      : 'text';
+      : /\.pdf$/i.test(corpus)
+        ? 'pdf'
+        : 'text';
   return {
     name: corpus,
     files: [{ path: corpus, format }],
@@ -81,102 +76,93 @@ function ownSet(corpus: string): QuestionSet {
   };
 }
 
-type Scores = Record<'aHit' | 'aLead' | 'bHit' | 'bLead' | 'baseHit' | 'baseLead', number>;
-const summary: { name: string; asked: number; scores: Scores; honest: string; latency?: string }[] = [];
+const mark = (judged: { hit: boolean; lead: boolean }) =>
+  judged.lead ? 'lead' : judged.hit ? 'hit ' : 'miss';
+const flag = (judged: Judged) =>
+  judged.level === 'nearest' ? ' nearest' : judged.wrongCited ? ' WRONG-CITED' : '';
 
+const results: { result: SetResult; latency?: string }[] = [];
 for (const set of chosen) {
   console.log(`\n=== ${set.name}`);
-  const services = await benchServices();
-  const client = benchClient(services);
-  const sections = [];
-  const started = performance.now();
-  for (const file of set.files) {
-    const text = readBenchFile(file.path, corpora);
-    if (text === undefined) {
-      console.log(`  (skipped ${file.path}: not on this machine)`);
-      continue;
-    }
-    await client.train(text, { format: file.format, ...(file.name ? { name: file.name } : {}) });
-    sections.push(...baselineSections(text, file.format));
-  }
-  const { model, passages } = await services.model.knowledge();
+  const { result, client, questions } = await runSet(set, {
+    corpora,
+    ...(half ? { half } : {}),
+    onQuestion: (question) => {
+      // Held-out questions are counted, not shown: whoever tunes the service reads the tuning half only.
+      if (question.half === 'heldout' && !values['show-heldout']) return;
+      console.log(
+        `A ${mark(question.a)}  B ${mark(question.b)}  BM25 ${mark(question.base)}  ${question.half === 'heldout' ? '[held out] ' : ''}${question.q}${flag(question.a) ? `  (A${flag(question.a)})` : ''}${flag(question.b) ? `  (B${flag(question.b)})` : ''}`,
+      );
+      if (values.verbose) {
+        console.log(`    A: ${oneLine(question.a.text)}`);
+        console.log(`    B: ${oneLine(question.b.text)}`);
+        console.log(`    BM25: ${oneLine(question.base.text)}`);
+      }
+    },
+    onOffCorpus: (question) => {
+      if (question.half === 'heldout' && !values['show-heldout']) return;
+      if (!values.verbose && question.honestA && question.honestB) return;
+      console.log(
+        `off-corpus A ${question.honestA ? 'honest' : 'ANSWERED'}  B ${question.honestB ? 'honest' : 'ANSWERED'}  ${question.q}`,
+      );
+      if (!question.honestA) console.log(`    A: ${oneLine(question.textA)}`);
+      if (!question.honestB) console.log(`    B: ${oneLine(question.textB)}`);
+    },
+  });
+  for (const path of result.missing) console.log(`  (skipped ${path}: not on this machine)`);
   console.log(
-    `trained ${model.tokenCount} tokens, ${passages.size} passages, ${sections.length} baseline sections in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `trained ${result.tokens} tokens, ${result.passages} passages, ${result.sections} baseline sections in ${result.trainSeconds.toFixed(1)} s`,
   );
-  const baseline = new SectionBm25(sections);
-
-  const questions = (JSON.parse(readBenchFile(set.questions, corpora) ?? '[]') as Question[]).filter(
-    (question) => Object.entries(set.where ?? {}).every(([field, value]) => question[field] === value),
-  );
-  const scores: Scores = { aHit: 0, aLead: 0, bHit: 0, bLead: 0, baseHit: 0, baseLead: 0 };
-  let asked = 0;
-  for (const { q, a = [] } of questions) {
-    asked++;
-    const replyA = (await client.askA(q, { sessionId: `qa-${asked}`, modelMode: 'expert', raw: true })).text;
-    const replyB = (await client.askB(q)).text;
-    const top = baseline.top(q);
-    const marks: string[] = [];
-    for (const [key, reply] of [
-      ['a', replyA],
-      ['b', replyB],
-      ['base', top],
-    ] as const) {
-      const hit = mentions(reply, a, HIT_WORDS);
-      const lead = mentions(reply, a, LEAD_WORDS);
-      if (hit) scores[`${key}Hit`]++;
-      if (lead) scores[`${key}Lead`]++;
-      marks.push(lead ? 'lead' : hit ? 'hit ' : 'miss');
-    }
-    console.log(`A ${marks[0]}  B ${marks[1]}  BM25 ${marks[2]}  ${q}`);
-    if (values.verbose) {
-      console.log(`    A: ${oneLine(replyA)}`);
-      console.log(`    B: ${oneLine(replyB)}`);
-      console.log(`    BM25: ${oneLine(top)}`);
-    }
-  }
-
-  const honest = await offCorpus(client, set);
+  for (const which of halvesOf(result)) printTally(which, tally(result, which));
   const latency = set.latency ? await instantLatency(client, questions) : undefined;
-  console.log(`hit (first ${HIT_WORDS} words) / lead (first ${LEAD_WORDS}) of ${asked}:`);
-  console.log(`  Variant A expert raw  ${scores.aHit} / ${scores.aLead}`);
-  console.log(`  Variant B standard    ${scores.bHit} / ${scores.bLead}`);
-  console.log(`  BM25 section baseline ${scores.baseHit} / ${scores.baseLead}`);
-  if (honest) console.log(`honest "I don't know" off corpus (A, B): ${honest}`);
   if (latency) console.log(`instant reply: ${latency}`);
-  summary.push({ name: set.name, asked, scores, honest, latency });
+  results.push({ result, ...(latency ? { latency } : {}) });
+}
+
+function printTally(which: Half | undefined, t: Tally): void {
+  const title = which === 'tuning' ? ' — tuning half' : which === 'heldout' ? ' — held-out half' : '';
+  console.log(`hit (first ${HIT_WORDS} words) / lead (first ${LEAD_WORDS}) of ${t.asked}${title}:`);
+  console.log(
+    `  Variant A expert raw  ${t.aHit} / ${t.aLead}   nearest ${t.aNearest}, wrong but cited ${t.aWrongCited}`,
+  );
+  console.log(
+    `  Variant B standard    ${t.bHit} / ${t.bLead}   nearest ${t.bNearest}, wrong but cited ${t.bWrongCited}`,
+  );
+  console.log(`  BM25 section baseline ${t.baseHit} / ${t.baseLead}`);
+  if (t.offAsked) {
+    console.log(
+      `  honest "I don't know" off corpus (A, B): ${rate(t.aHonest, t.offAsked)}, ${rate(t.bHonest, t.offAsked)}`,
+    );
+  }
 }
 
 console.log(
-  '\n| set | questions | A expert raw hit / lead | B standard hit / lead | BM25 sections hit / lead | honest off corpus (A, B) |',
+  '\n| set | half | questions | A expert raw hit / lead | B standard hit / lead | BM25 sections hit / lead | nearest A, B | wrong but cited A, B | honest off corpus A, B |',
 );
-console.log('|---|---|---|---|---|---|');
-for (const { name, asked, scores: s, honest } of summary) {
-  console.log(
-    `| ${name} | ${asked} | ${s.aHit} / ${s.aLead} | ${s.bHit} / ${s.bLead} | ${s.baseHit} / ${s.baseLead} | ${honest || '-'} |`,
-  );
-}
-for (const { name, latency } of summary) if (latency) console.log(`instant reply on ${name}: ${latency}`);
-
-/** Asks the set's off-corpus questions of both variants; "I don't know …" first is honest. */
-async function offCorpus(client: BenchClient, set: QuestionSet): Promise<string> {
-  if (!set.offcorpus) return '';
-  const questions = JSON.parse(readBenchFile(set.offcorpus, corpora) ?? '[]') as Question[];
-  let honestA = 0;
-  let honestB = 0;
-  for (const [i, { q }] of questions.entries()) {
-    const replyA = (await client.askA(q, { sessionId: `off-${i}`, modelMode: 'expert', raw: true })).text;
-    const replyB = (await client.askB(q)).text;
-    const okA = /^I don't know\b/i.test(replyA);
-    const okB = /^I don't know\b/i.test(replyB);
-    if (okA) honestA++;
-    if (okB) honestB++;
-    if (values.verbose || !okA || !okB) {
-      console.log(`off-corpus A ${okA ? 'honest' : 'ANSWERED'}  B ${okB ? 'honest' : 'ANSWERED'}  ${q}`);
-      if (!okA) console.log(`    A: ${oneLine(replyA)}`);
-      if (!okB) console.log(`    B: ${oneLine(replyB)}`);
-    }
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const { result } of results) {
+  for (const which of halvesOf(result)) {
+    const t = tally(result, which);
+    const honest = t.offAsked ? `${t.aHonest}/${t.offAsked}, ${t.bHonest}/${t.offAsked}` : '-';
+    console.log(
+      `| ${result.name} | ${which ?? 'all'} | ${t.asked} | ${t.aHit} / ${t.aLead} | ${t.bHit} / ${t.bLead} | ${t.baseHit} / ${t.baseLead} | ${t.aNearest}, ${t.bNearest} | ${t.aWrongCited}, ${t.bWrongCited} | ${honest} |`,
+    );
   }
-  return `${rate(honestA, questions.length)}, ${rate(honestB, questions.length)}`;
+}
+for (const { result, latency } of results)
+  if (latency) console.log(`instant reply on ${result.name}: ${latency}`);
+
+if (values.json) {
+  const sets = results.map(({ result, latency }) => ({
+    name: result.name,
+    trainSeconds: result.trainSeconds,
+    halves: Object.fromEntries(halvesOf(result).map((which) => [which ?? 'all', tally(result, which)])),
+    ...(latency ? { latency } : {}),
+    questions: result.questions.filter((question) => question.half !== 'heldout' || values['show-heldout']),
+    offCorpus: result.offCorpus.filter((question) => question.half !== 'heldout' || values['show-heldout']),
+  }));
+  writeFileSync(values.json, `${JSON.stringify({ sets }, null, 2)}\n`);
+  console.log(`(wrote ${values.json})`);
 }
 
 /** Instant-mode replies of Variant A, three rounds of the set's questions: p50 and p95. */

@@ -17,10 +17,10 @@ import { join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import autocannon from 'autocannon';
-import { composeReply, evidenceBudgets, type Knowledge } from '../lib/answer/index.js';
 import { chatHandlers } from '../lib/chat/handlers.js';
 import { endpoint } from '../lib/http/index.js';
 import { createModel, evaluatePerplexity, type NgramModel, restoreModel } from '../lib/lm/index.js';
+import { evidenceBudgets, type Knowledge, replyTo } from '../lib/pipeline/index.js';
 import { generateReply, mulberry32, type ReplyMode, replyBudgets } from '../lib/reply/index.js';
 import { queryTermsOf } from '../lib/retrieval/index.js';
 import { createEmbeddedStore, type Store, upstashStore } from '../lib/store/index.js';
@@ -185,7 +185,7 @@ function benchRetrieval(knowledge: Knowledge, mode: ReplyMode) {
 function benchCompose(knowledge: Knowledge, mode: ReplyMode) {
   const random = mulberry32(7);
   return timeCalls(MESSAGES, RUNS[mode], (message) => {
-    composeReply(knowledge, {
+    replyTo(knowledge, {
       message,
       history: [],
       evidence: evidenceBudgets[mode],
@@ -282,7 +282,7 @@ async function measureStoreColdStart(store: Store, text: string) {
   const readyMs = performance.now() - started;
   // The first chit-chat reply also decodes the backward model, which a cold start leaves until needed.
   const replyStarted = performance.now();
-  composeReply(knowledge, {
+  replyTo(knowledge, {
     message: 'hello there',
     history: [],
     evidence: evidenceBudgets.instant,

@@ -1,5 +1,5 @@
-import { refText, type Source } from '../answer/index.js';
 import { logError } from '../log/index.js';
+import { refText, type Source } from '../pipeline/index.js';
 import {
   assistPrompt,
   completeOrStream,

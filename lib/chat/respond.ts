@@ -1,16 +1,11 @@
-import { composeReply, evidenceBudgets } from '../answer/index.js';
 import { emitInPieces, HttpError } from '../http/index.js';
+import { evidenceBudgets, imageTextOf, MAX_REMEMBERED_LINES, replyTo } from '../pipeline/index.js';
 import { replyBudgets } from '../reply/index.js';
 import type { Services } from '../services/index.js';
 import { beginSessionMessage, recordExchange, type Turn } from '../sessions/index.js';
 import { limitStream, limitTokens } from '../text/index.js';
 import { assistWithExternal } from './assist.js';
-import {
-  answerFromImageText,
-  imageTextOf,
-  MAX_REMEMBERED_LINES,
-  withImageDescription,
-} from './image-evidence.js';
+import { withImageDescription } from './image-description.js';
 import type { ChatImage } from './image-input.js';
 import type { ChatRequest, ChatResponse } from './schema.js';
 
@@ -54,9 +49,13 @@ export async function respondToChat(
   const { model } = knowledge;
 
   const history = context.history ?? session.history;
-  let reply: ReturnType<typeof composeReply>;
+  const seen = context.image
+    ? { id: context.image.id, lines: context.image.analysis.text.slice(0, MAX_REMEMBERED_LINES) }
+    : undefined;
+  const imageText = imageTextOf(seen, history);
+  let reply: ReturnType<typeof replyTo>;
   try {
-    reply = composeReply(knowledge, {
+    reply = replyTo(knowledge, {
       message: request.message,
       history,
       evidence: evidenceBudgets[request.modelMode],
@@ -65,6 +64,7 @@ export async function respondToChat(
       maxTokens: request.maxTokens,
       random: services.random,
       relatedWords: config.RELATED_WORDS,
+      imageText,
     });
   } catch (error) {
     throw new HttpError(
@@ -74,20 +74,16 @@ export async function respondToChat(
   }
   const thought = [reply.thought];
   if (context.image) thought.unshift(`image: ${context.image.summary}`);
-  const seen = context.image
-    ? { id: context.image.id, lines: context.image.analysis.text.slice(0, MAX_REMEMBERED_LINES) }
-    : undefined;
-  const imageText = imageTextOf(seen, history);
-  const fromImage = imageText ? answerFromImageText(imageText, request.message) : undefined;
-  if (fromImage) thought.push(fromImage.thought);
-  const draft = fromImage?.text ?? withImageDescription(context.image, reply.text);
+  // A reply read from the image's own text needs no description of the image before it.
+  const fromImage = reply.sources.some((source) => 'image' in source.ref);
+  const draft = fromImage ? reply.text : withImageDescription(context.image, reply.text);
 
   // The limit applies last, to whatever the reply became; a stream never sends more than it.
   const limitedDeltas = context.onDelta && limitStream(request.maxTokens, context.onDelta);
   let response = draft;
   let usedExternal = false;
   let externalCut = false;
-  let sources = fromImage?.sources ?? reply.sources;
+  let sources = reply.sources;
   const wantsExternal = request.modelMode === 'apex' || (context.image !== undefined && config.LLM_VISION);
   if (!request.raw && externalModel && wantsExternal) {
     const assisted = await assistWithExternal(externalModel, {
@@ -95,7 +91,7 @@ export async function respondToChat(
       message: request.message,
       history,
       draft,
-      sources: [...(fromImage?.sources ?? []), ...reply.context],
+      sources: reply.context,
       imageText: imageText?.lines,
       chitChat: reply.kind === 'social' || reply.kind === 'generated',
       image: context.image,
@@ -107,7 +103,7 @@ export async function respondToChat(
     if (assisted.reasoning) thought.push(`reasoning: ${assisted.reasoning}`);
     if (assisted.text) {
       response = assisted.text;
-      sources = [...(fromImage?.sources ?? []), ...reply.context];
+      sources = reply.context;
       usedExternal = true;
       externalCut = assisted.truncated === true;
     }
@@ -134,6 +130,7 @@ export async function respondToChat(
       vocabSize: model.vocabSize,
       usedExternal,
       sources,
+      confidence: reply.confidence,
     },
     limit: session.limit,
     remaining: session.remaining,

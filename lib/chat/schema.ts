@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { Source } from '../answer/index.js';
+import type { Confidence, Source } from '../pipeline/index.js';
 
 /** Longest message accepted, in characters. */
 export const MAX_MESSAGE_CHARS = 4000;
@@ -73,4 +73,6 @@ export interface ChatResponse {
   usedExternal: boolean;
   /** The passages the reply used; empty when it used none (chit-chat, "I don't know"). */
   sources: Source[];
+  /** How sure the reply is, from the evidence: `answer`, `nearest` (the closest passage, said so) or `none`. */
+  confidence: Confidence;
 }

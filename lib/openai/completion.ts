@@ -24,7 +24,13 @@ export function newCompletion(model: string, nowMs: number): CompletionIdentity 
 /** The `chat.completion` object of a whole answer; `sources` is this service's extension. */
 export function completionObject(
   identity: CompletionIdentity,
-  answer: { text: string; finishReason: FinishReason; usage: Usage; sources: unknown[] },
+  answer: {
+    text: string;
+    finishReason: FinishReason;
+    usage: Usage;
+    sources: unknown[];
+    confidence?: unknown;
+  },
 ) {
   return {
     ...identity,
@@ -39,6 +45,7 @@ export function completionObject(
     ],
     usage: answer.usage,
     sources: answer.sources,
+    ...(answer.confidence ? { confidence: answer.confidence } : {}),
   };
 }
 

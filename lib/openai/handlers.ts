@@ -61,7 +61,11 @@ export function chatCompletionsHandlers(services: () => Services): { POST: Metho
         const outcome = await respondToChat(current, chat, context);
         const end = ending(outcome);
         return json(
-          completionObject(identity, { text: outcome.body.response, ...end }),
+          completionObject(identity, {
+            text: outcome.body.response,
+            ...end,
+            confidence: outcome.body.confidence,
+          }),
           200,
           sessionHeaders(outcome.limit, outcome.remaining),
         );

@@ -29,15 +29,30 @@ function computeTerm(token: string): string | null {
   return /\p{N}/u.test(word) ? word : stemmer(baseForm(word));
 }
 
-/** The search terms of a text in order, repeats kept (documents count them). */
+/**
+ * The search terms of a text in order, repeats kept (documents count them). An identifier
+ * written in camelCase also gives the terms of its words ("maxParamLength": "max", "param",
+ * "length"): technical documents name settings so, and a question says them in words.
+ */
 export function termsOf(text: string): string[] {
   const terms: string[] = [];
   for (const token of tokenize(text)) {
     const term = searchTerm(token);
-    if (term) terms.push(term);
+    if (!term) continue;
+    terms.push(term);
+    if (!CAMEL_CASE.test(token)) continue;
+    for (const part of token.match(CAMEL_PARTS) ?? []) {
+      const inner = searchTerm(part);
+      if (inner && inner !== term) terms.push(inner);
+    }
   }
   return terms;
 }
+
+/** A lower-case letter followed by a capital: a camelCase identifier ("bodyLimit", "onRequest"). */
+const CAMEL_CASE = /\p{Ll}\p{Lu}/u;
+/** The words of a camelCase identifier: "keepAliveTimeout" -> keep, Alive, Timeout; "parseURLQuery" -> parse, URL, Query. */
+const CAMEL_PARTS = /\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})|\p{N}+/gu;
 
 /** One word of a query and how much it counts (earlier user turns count less than the message). */
 export interface QueryTerm {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Knowledge } from '../answer/index.js';
 import {
   type DialoguePair,
   type DocumentRecord,
@@ -17,6 +16,7 @@ import {
 import { HttpError } from '../http/index.js';
 import { createModel, type LanguageModel, type NgramModel } from '../lm/index.js';
 import { logError, logInfo } from '../log/index.js';
+import type { Knowledge } from '../pipeline/index.js';
 import { PassageIndex } from '../retrieval/index.js';
 import type { Store, StoreBatch } from '../store/index.js';
 import { corpusFull } from './corpus-ceiling.js';

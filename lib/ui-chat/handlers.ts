@@ -65,10 +65,10 @@ export function uiChatHandlers(services: () => Services): { POST: MethodHandler 
 }
 
 function endingOf(outcome: ChatOutcome): UIStreamEnding {
-  const { thought, usedExternal, vocabSize, sources } = outcome.body;
+  const { thought, usedExternal, vocabSize, sources, confidence } = outcome.body;
   return {
     sources,
     finishReason: outcome.cut ? 'length' : 'stop',
-    metadata: { ...(thought ? { thought } : {}), usedExternal, vocabSize },
+    metadata: { ...(thought ? { thought } : {}), usedExternal, vocabSize, confidence },
   };
 }

@@ -1,4 +1,4 @@
-import type { Source } from '../answer/index.js';
+import type { Source } from '../pipeline/index.js';
 
 /** A source as the AI SDK's `source-document` part carries it. */
 export interface SourceDocument {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Source } from '../answer/index.js';
 import {
   type DeltaSink,
   type EventSink,
@@ -8,6 +7,7 @@ import {
   streamOnceStarted,
 } from '../http/index.js';
 import { logError } from '../log/index.js';
+import type { Source } from '../pipeline/index.js';
 import { StoreUnavailableError } from '../store/index.js';
 import { sourceDocument } from './sources.js';
 

@@ -1,11 +1,12 @@
 import {
-  type ComposedReply,
-  composeReply,
+  type Confidence,
   type EvidenceBudget,
   type Knowledge,
+  type PipelineReply,
   refText,
+  replyTo,
   type Source,
-} from '../answer/index.js';
+} from '../pipeline/index.js';
 import type { RandomSource, ReplyBudget } from '../reply/index.js';
 import type { Turn } from '../sessions/index.js';
 
@@ -20,6 +21,8 @@ export interface LocalAnswerInput {
   random: RandomSource;
   /** Query words also find their synonyms (RELATED_WORDS). */
   relatedWords?: boolean;
+  /** The reply's length limit: the pipeline puts the answer first within it. */
+  maxTokens?: number;
 }
 
 /** A local answer of a reasoning mode: the text and the passages it used. */
@@ -28,16 +31,18 @@ export interface LocalAnswer {
   sources: Source[];
   /** The best passages found, for an external model. */
   context: Source[];
+  confidence: Confidence;
+  /** How the message was read against the conversation ("read as: ..."), when it leaned on it. */
+  thought?: string;
 }
 
-function reply(input: LocalAnswerInput, message = input.message): ComposedReply {
-  return composeReply(input.knowledge, {
+function reply(input: LocalAnswerInput, message = input.message): PipelineReply {
+  return replyTo(input.knowledge, {
     message,
     history: input.history,
     evidence: input.evidence,
     chitChat: input.chitChat,
-    temperature: 0.6,
-    maxTokens: 60,
+    maxTokens: input.maxTokens,
     random: input.random,
     relatedWords: input.relatedWords,
   });
@@ -46,15 +51,21 @@ function reply(input: LocalAnswerInput, message = input.message): ComposedReply 
 /** standard: the answer itself. */
 export function standardAnswer(input: LocalAnswerInput): LocalAnswer {
   const result = reply(input);
-  return { text: result.text, sources: result.sources, context: result.context };
+  return {
+    text: result.text,
+    sources: result.sources,
+    context: result.context,
+    confidence: result.confidence,
+    ...readAsThought(result),
+  };
 }
 
 /** think: numbered steps that are what happened (query, passages found with their refs), then the answer. */
 export function thinkAnswer(input: LocalAnswerInput): LocalAnswer {
   const result = reply(input);
   const steps = [`What was asked: “${input.message}”.`];
-  const grounded = result.grounded;
-  if (result.rewritten) steps.push(`What it means in this conversation: “${result.rewritten}”.`);
+  const grounded = result.trace;
+  if (result.readAs) steps.push(`What it means in this conversation: “${result.readAs}”.`);
   if (!grounded) {
     steps.push(
       result.kind === 'empty'
@@ -73,7 +84,7 @@ export function thinkAnswer(input: LocalAnswerInput): LocalAnswer {
     );
     steps.push(
       `What I found: ${grounded.matched} passage${grounded.matched === 1 ? '' : 's'} with any of those words${
-        grounded.status === 'answered'
+        result.confidence.level !== 'none'
           ? `; the best covers ${Math.round(grounded.coverage * 100)}% of the question.`
           : `; the best covers only ${Math.round(grounded.coverage * 100)}% of the question, too little to answer from.`
       }`,
@@ -90,6 +101,8 @@ export function thinkAnswer(input: LocalAnswerInput): LocalAnswer {
     text: steps.map((step, i) => `${i + 1}. ${step}`).join('\n'),
     sources: result.sources,
     context: result.context,
+    confidence: result.confidence,
+    ...readAsThought(result),
   };
 }
 
@@ -118,7 +131,7 @@ export function decompose(message: string): string[] {
 export function deepThinkAnswer(input: LocalAnswerInput): LocalAnswer {
   const parts = decompose(input.message);
   const sources: Source[] = [];
-  const answered: { part: string; result: ComposedReply; text: string }[] = [];
+  const answered: { part: string; result: PipelineReply; text: string }[] = [];
   const lines = [
     `Decomposition: I read ${parts.length === 1 ? 'one question' : `${parts.length} sub-questions`} in your request.`,
   ];
@@ -128,27 +141,27 @@ export function deepThinkAnswer(input: LocalAnswerInput): LocalAnswer {
     sources.push(...result.sources);
     const text = result.text.replace(/\[(\d+)\]/g, (_, n: string) => `[${Number(n) + offset}]`);
     answered.push({ part, result, text });
-    const found = result.grounded
-      ? `${result.grounded.matched} passage${result.grounded.matched === 1 ? '' : 's'} matched ${result.grounded.searched.join(', ')}`
+    const found = result.trace
+      ? `${result.trace.matched} passage${result.trace.matched === 1 ? '' : 's'} matched ${result.trace.searched.join(', ')}`
       : 'nothing to look up';
     lines.push(`Part ${index + 1}: “${part}” (${found})`);
     lines.push(`  Answer: ${text}`);
   });
 
   lines.push('Edge cases:');
-  const unknown = [...new Set(answered.flatMap(({ result }) => result.grounded?.unknownWords ?? []))];
+  const unknown = [...new Set(answered.flatMap(({ result }) => result.trace?.unknownWords ?? []))];
   lines.push(
     unknown.length > 0
       ? `  - Unknown words: ${unknown.join(', ')}; nothing I was taught mentions them.`
       : '  - Unknown words: none; every word searched appears in what I was taught.',
   );
-  const conflicts = answered.filter(({ result }) => result.grounded?.runnerUp);
+  const conflicts = answered.filter(({ result }) => result.trace?.runnerUp);
   lines.push(
     conflicts.length > 0
       ? `  - Conflicting passages: ${conflicts
           .map(
             ({ result }) =>
-              `the passages name both ${result.grounded!.answer ?? 'one answer'} and ${result.grounded!.runnerUp}`,
+              `the passages name both ${result.trace!.answer ?? 'one answer'} and ${result.trace!.runnerUp}`,
           )
           .join('; ')}; I went with the better supported one.`
       : '  - Conflicting passages: none found; the passages used agree.',
@@ -167,5 +180,18 @@ export function deepThinkAnswer(input: LocalAnswerInput): LocalAnswer {
         ? answered[0].result.text
         : answered.map(({ text }) => text).join(' ');
   lines.push(`Conclusion: ${conclusion}`);
-  return { text: lines.join('\n'), sources, context: sources };
+  const levels = answered.map(({ result }) => result.confidence);
+  const weakest = levels.reduce((a, b) => (rankOf(b) < rankOf(a) ? b : a), levels[0]);
+  return { text: lines.join('\n'), sources, context: sources, confidence: weakest };
+}
+
+function rankOf(confidence: Confidence): number {
+  return { none: 0, nearest: 1, answer: 2 }[confidence.level] + confidence.score / 10;
+}
+
+/** "read as: ..." for Variant B's `thought`, when the message leaned on the conversation. */
+function readAsThought(result: PipelineReply): { thought?: string } {
+  if (!result.readAs) return {};
+  const first = result.thought.split(' · ')[0];
+  return { thought: first.startsWith('read as') ? first : `read as: "${result.readAs}"` };
 }

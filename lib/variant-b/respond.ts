@@ -1,7 +1,7 @@
-import { evidenceBudgets, refText, type Source } from '../answer/index.js';
 import { type DeltaSink, emitInPieces, HttpError } from '../http/index.js';
 import type { LanguageModel } from '../lm/index.js';
 import { logError } from '../log/index.js';
+import { type Confidence, evidenceBudgets, refText, type Source } from '../pipeline/index.js';
 import {
   assistPrompt,
   completeOrStream,
@@ -40,6 +40,10 @@ export interface VariantBResponse {
   source?: WikiSource;
   /** The passages the reply used (www: the article); empty when it used none. */
   sources: Source[];
+  /** How sure the reply is, from the evidence (beside the spec's fields). */
+  confidence: Confidence;
+  /** How the message was read against the conversation, when it leaned on it ("read as: ..."). */
+  thought?: string;
 }
 
 /** Evidence and chit-chat budgets of the reasoning modes: deeper modes gather more evidence. */
@@ -93,6 +97,7 @@ async function answerVariantB(
     ...modeBudgets[request.mode],
     random: services.random,
     relatedWords: services.config.RELATED_WORDS,
+    maxTokens: request.maxTokens,
   };
   let local: LocalAnswer;
   try {
@@ -117,7 +122,14 @@ async function answerVariantB(
       onDelta,
     );
     if (external) {
-      return { response: external.text, mode: request.mode, tokens: external.tokens, sources: local.context };
+      return {
+        response: external.text,
+        mode: request.mode,
+        tokens: external.tokens,
+        sources: local.context,
+        confidence: local.confidence,
+        ...(local.thought ? { thought: local.thought } : {}),
+      };
     }
   }
   if (onDelta) emitInPieces(local.text, onDelta);
@@ -126,6 +138,8 @@ async function answerVariantB(
     mode: request.mode,
     tokens: countTokens(local.text),
     sources: local.sources,
+    confidence: local.confidence,
+    ...(local.thought ? { thought: local.thought } : {}),
   };
 }
 
@@ -201,6 +215,7 @@ async function answerFromWikipedia(
         tokens: completion.completionTokens ?? countTokens(completion.text),
         ...(source ? { source } : {}),
         sources,
+        confidence: wikiConfidence(lookup.kind === 'found'),
       };
     } catch (error) {
       rethrowIfInterrupted(error);
@@ -209,5 +224,17 @@ async function answerFromWikipedia(
   }
   const response = groundedAnswer(lookup, request.message);
   if (onDelta) emitInPieces(response, onDelta);
-  return { response, mode: 'www', tokens: countTokens(response), ...(source ? { source } : {}), sources };
+  return {
+    response,
+    mode: 'www',
+    tokens: countTokens(response),
+    ...(source ? { source } : {}),
+    sources,
+    confidence: wikiConfidence(lookup.kind === 'found'),
+  };
+}
+
+/** www: an article found is the evidence the reply stands on; none found is "I don't know". */
+function wikiConfidence(found: boolean): Confidence {
+  return found ? { score: 1, level: 'answer' } : { score: 0, level: 'none' };
 }

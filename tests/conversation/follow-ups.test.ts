@@ -64,7 +64,7 @@ describe('follow-ups in a conversation', () => {
       replies.push({ text: body.response, thought: body.thought });
     }
     expectConversation(replies);
-    expect(replies[1].thought).toContain('follow-up rewritten: "Where did Marla Quist come from?"');
+    expect(replies[1].thought).toContain('read as: "Where did Marla Quist come from?"');
   });
 
   it('does the same from Variant B history', async () => {
@@ -122,7 +122,7 @@ describe('follow-ups in a conversation', () => {
       ).json();
     await ask('Who was the husband of Marla Quist?');
     const next = await ask('What did the lighthouse burn every winter?');
-    expect(next.thought).not.toContain('follow-up rewritten');
+    expect(next.thought).not.toContain('read as');
     expect(next.response).toMatch(/whale oil/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Source } from '../../lib/answer/index.js';
+import type { Source } from '../../lib/pipeline/index.js';
 import { sourceDocument, sourceTitle } from '../../lib/ui-chat/index.js';
 
 const passage = (ref: Record<string, unknown>, extra: Record<string, unknown> = {}): Source =>

@@ -37,7 +37,13 @@ describe('POST /api/api/chat: streaming with the local model', () => {
       expect(errors).toEqual([]);
       expect(names.at(-1)).toBe('done');
       expect(done).toEqual([
-        { response: deltas.join(''), mode, tokens: expect.any(Number), sources: expect.any(Array) },
+        {
+          response: deltas.join(''),
+          mode,
+          tokens: expect.any(Number),
+          sources: expect.any(Array),
+          confidence: expect.any(Object),
+        },
       ]);
       expect(deltas.length).toBeGreaterThan(1);
     },
@@ -83,7 +89,13 @@ describe('POST /api/api/chat: streaming the external model', () => {
     const expected = standinReply('Hello there');
     expect(deltas).toHaveLength(expected.split(' ').length);
     expect(done).toEqual([
-      { response: expected, mode: 'think', tokens: expect.any(Number), sources: expect.any(Array) },
+      {
+        response: expected,
+        mode: 'think',
+        tokens: expect.any(Number),
+        sources: expect.any(Array),
+        confidence: expect.any(Object),
+      },
     ]);
   });
 

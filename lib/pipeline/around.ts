@@ -1,0 +1,120 @@
+import type { LanguageModel } from '../lm/index.js';
+import { type PassageIndex, queryTermsOf } from '../retrieval/index.js';
+import { splitSentences } from '../text/index.js';
+import { passageSnippet, sourceOf } from './extract/snippet.js';
+import type { Source } from './types.js';
+
+/** A reply built around the previous answer's passage. */
+export interface AroundAnswer {
+  text: string;
+  sources: Source[];
+  thought: string;
+}
+
+/** Passages or lines "tell me more" adds after the previous answer. */
+const MORE_PASSAGES = 2;
+/** How far (in lines or blocks) "why?" looks around the previous answer for a reason. */
+const REASON_REACH = 3;
+/** Words that give a reason, strongest first. */
+const REASON_MARKERS: [RegExp, number][] = [
+  [/\bbecause\b/i, 3],
+  [/\b(?:so that|in order to|due to|since|therefore|wherefore|lest)\b/i, 2],
+  [/(?:^|[,;:]\s*)for\b/i, 1.5],
+  [/\b(?:to|so)\b/i, 0.3],
+];
+
+/**
+ * The passage the previous reply quoted, found again by searching for its words (the reply is all
+ * a stateless client sends back). -1 when none matches well.
+ */
+export function previousPassage(index: PassageIndex, lastAnswer: string): number {
+  const quoted = lastAnswer
+    .replace(/^\p{Lu}[\p{L}'’ -]{0,40}\.\s+/u, '')
+    .split(/\[\d+\]/)[0]
+    .replace(/[…`*_#>|]/g, ' ');
+  const terms = queryTermsOf(quoted);
+  if (terms.length === 0) return -1;
+  const [hit] = index.search(terms, 1);
+  if (!hit) return -1;
+  return hit.matched.length >= Math.min(terms.length, Math.max(2, Math.ceil(terms.length * 0.6)))
+    ? hit.id
+    : -1;
+}
+
+/** "Tell me more": the passages that follow the previous answer's, in reading order. */
+export function continueFrom(model: LanguageModel, index: PassageIndex, from: number): AroundAnswer | null {
+  const ids: number[] = [];
+  for (let id = from + 1; id < index.size && ids.length < MORE_PASSAGES; id++) {
+    if (index.chunkOf(id) !== index.chunkOf(from)) break;
+    ids.push(id);
+  }
+  if (ids.length === 0) return null;
+  const sources: Source[] = [];
+  const parts: string[] = [];
+  for (const id of ids) {
+    const snippet = passageSnippet(model, index, id, { weights: new Map(), answer: null, allowSecond: true });
+    sources.push(sourceOf(index, id, 0));
+    parts.push(`${index.kindOf(id) === 'paragraph' ? index.display(id) : snippet.text} [${sources.length}]`);
+  }
+  const block = ids.some((id) => index.kindOf(id) === 'code' || index.kindOf(id) === 'list-item');
+  return {
+    text: parts.join(block ? '\n\n' : ' '),
+    sources,
+    thought: `continued after the previous answer's passage (chunk ${index.chunkOf(from)} line ${index.lineOf(from)})`,
+  };
+}
+
+/** "Why?": the sentence around the previous answer's passage that gives a reason, or null. */
+export function reasonAround(index: PassageIndex, from: number): AroundAnswer | null {
+  let best: { id: number; sentence: string; score: number } | null = null;
+  for (let step = -REASON_REACH; step <= REASON_REACH; step++) {
+    const id = from + step;
+    if (
+      id < 0 ||
+      id >= index.size ||
+      index.chunkOf(id) !== index.chunkOf(from) ||
+      index.kindOf(id) === 'code'
+    )
+      continue;
+    for (const sentence of splitSentences(index.display(id))) {
+      const marker = REASON_MARKERS.find(([pattern]) => pattern.test(sentence));
+      if (!marker) continue;
+      const score = marker[1] / (1 + Math.abs(step) * 0.5) + (step === 0 ? 0.2 : 0);
+      if (!best || score > best.score) best = { id, sentence, score };
+    }
+  }
+  if (!best || best.score < 0.5) return null;
+  return {
+    text: `${best.sentence} [1]`,
+    sources: [sourceOf(index, best.id, best.score)],
+    thought: `looked for the reason around the previous answer's passage (chunk ${index.chunkOf(from)} line ${index.lineOf(from)})`,
+  };
+}
+
+/**
+ * "An example": the code block (or the example list) nearest the previous answer's unit in its
+ * section, after it first: documentation shows an example right after what it explains.
+ */
+export function exampleAround(index: PassageIndex, from: number): AroundAnswer | null {
+  const section = index.sectionIdOf(from);
+  const start = index.sectionStarts[section];
+  const end = start + index.sectionSizes[section];
+  const order = [
+    ...Array.from({ length: end - from }, (_, i) => from + i),
+    ...Array.from({ length: from - start }, (_, i) => from - 1 - i),
+  ];
+  const id = order.find((at) => index.kindOf(at) === 'code');
+  if (id === undefined) return null;
+  const lang = index.langs.get(id) ?? '';
+  const before = index.sibling(id, -1);
+  const intro =
+    before >= 0 && index.kindOf(before) !== 'code'
+      ? (splitSentences(index.display(before)).at(-1) ?? '')
+      : '';
+  const code = `\`\`\`${lang}\n${index.text(id).replace(/\s+$/, '')}\n\`\`\``;
+  return {
+    text: `${intro && /:\s*$/.test(intro) ? `${intro}\n\n` : ''}${code} [1]`,
+    sources: [sourceOf(index, id, 0)],
+    thought: `the example nearest the previous answer's passage (chunk ${index.chunkOf(from)} line ${index.lineOf(from)})`,
+  };
+}

@@ -1,0 +1,294 @@
+import { type LanguageModel, usuallyCapitalised } from '../../lm/index.js';
+import type { PassageIndex } from '../../retrieval/index.js';
+import { capitalise, countTokens, escapeRegExp, includesWord, splitSentences } from '../../text/index.js';
+import type { ReadingSearch } from '../gather.js';
+import type { Evidence } from '../rank.js';
+import {
+  ANSWER_COVERAGE,
+  CONFIDENCE_MARGIN,
+  FURTHER_CITATION_SHARE,
+  NAMING_PASSAGES,
+  NEARBY_SHARE,
+  OTHER_PASSAGE_SHARE,
+} from '../tuning.js';
+import type { EvidenceBudget, Source } from '../types.js';
+import { fitsKind } from './kind-fit.js';
+import { type AnswerCandidate, answerCandidates, type EvidenceLine } from './short-answer.js';
+import { passageSnippet, sourceOf } from './snippet.js';
+import { trimToQuestion } from './trim.js';
+
+export { sourceOf } from './snippet.js';
+
+/** What the extract stage made of the best units. */
+export interface Extracted {
+  /** The reply's text, answer first, each snippet cited as [n]. */
+  text: string;
+  sources: Source[];
+  /** The short answer put first, when the question asks for one and the evidence names it. */
+  answer: string | null;
+  /** A different short answer the evidence also supports well (conflicting passages), if any. */
+  runnerUp: string | null;
+}
+
+export interface ExtractRequest {
+  budget: EvidenceBudget;
+  /** The reply's length limit in tokens: what does not fit whole is left out, not cut. */
+  maxTokens?: number;
+  /** Only the best unit, as "the closest I found" shows it. */
+  single?: boolean;
+}
+
+/**
+ * Extract: the reply from whole sentences of the best units, the answering sentence first; the
+ * unit's name carried from its heading or term; a lead-in ending in ":" with what it announces or
+ * not at all; a code block whole or not at all; a problem with the fix that follows it; a short
+ * answer (a name, a number) first when the question asks for one and the evidence names it;
+ * within maxTokens.
+ */
+export function extract(
+  model: LanguageModel,
+  index: PassageIndex,
+  search: ReadingSearch,
+  ranked: readonly Evidence[],
+  best: Evidence,
+  request: ExtractRequest,
+): Extracted {
+  const evidence = ranked.filter((item) => item.reading === best.reading);
+  const weights = new Map(search.query.map((term, i) => [term.term, search.idf[i] * term.weight]));
+  const shape = search.reading.shape;
+  const questionTerms = new Set(search.query.map((term) => term.term));
+  const maxIdf = index.idf('');
+  const isName = (word: string) => usuallyCapitalised(model, word);
+  const lines = evidenceLines(index, shape.kind === 'choice' ? evidence : evidence.slice(0, NAMING_PASSAGES));
+  const candidates = answerCandidates(
+    shape,
+    questionTerms,
+    lines,
+    (term) => (index.idf(term) / maxIdf) ** 2,
+    isName,
+  ).filter((candidate) => fitsKind(index, candidate.text, shape.kind));
+  const answer = request.single ? null : confidentAnswer(candidates);
+  const cited = request.single ? [best] : citedEvidence(index, evidence, best, answer, request.budget.cite);
+
+  const snippets: { text: string; block: boolean }[] = [];
+  const sources: Source[] = [];
+  const covered = new Set<string>();
+  const limit = request.maxTokens ?? Number.POSITIVE_INFINITY;
+  let used = 0;
+  for (const item of cited) {
+    const snippet = snippetOf(
+      model,
+      index,
+      item,
+      weights,
+      answer,
+      covered,
+      request.budget.cite > 1,
+      shape.wants,
+    );
+    if (!snippet) continue;
+    const cost = countTokens(snippet.text);
+    // Later snippets that do not fit are left out whole; the first one always stays.
+    if (snippets.length > 0 && used + cost > limit) break;
+    used += cost;
+    sources.push(sourceOf(index, item.hit.id, item.hit.score));
+    snippets.push({ text: `${snippet.text} [${sources.length}]`, block: snippet.block });
+  }
+  const lead = answer ? leadOf(shape, answer, snippets.map((snippet) => snippet.text).join(' ')) : '';
+  return {
+    text: joinSnippets(lead, snippets),
+    sources,
+    answer: lead ? answer : null,
+    runnerUp: runnerUpOf(candidates, answer),
+  };
+}
+
+/**
+ * The units cited: the best, then others that cover enough of the question nearly as well; when a
+ * short answer was found, the best unit that contains it (with its neighbours) comes first, so the
+ * answer is always backed by a citation.
+ */
+function citedEvidence(
+  index: PassageIndex,
+  evidence: readonly Evidence[],
+  best: Evidence,
+  answer: string | null,
+  cite: number,
+): Evidence[] {
+  const floor = best.rank * FURTHER_CITATION_SHARE;
+  const eligible = [
+    best,
+    ...evidence.filter(
+      (item) => item !== best && item.coverage >= ANSWER_COVERAGE && item.hasRarest && item.rank >= floor,
+    ),
+  ];
+  if (!answer) return eligible.slice(0, cite);
+  const holds = (id: number) => id >= 0 && includesWord(index.text(id), answer);
+  const bearer = evidence.find(
+    (item) =>
+      item.hasRarest &&
+      (holds(item.hit.id) ||
+        holds(index.neighbour(item.hit.id, -1)) ||
+        holds(index.neighbour(item.hit.id, 1))),
+  );
+  if (!bearer) return eligible.slice(0, cite);
+  return [bearer, ...eligible.filter((item) => item !== bearer)].slice(0, cite);
+}
+
+/** The lines candidates are drawn from: every unit given, and the lines around one-a-line text. */
+function evidenceLines(index: PassageIndex, evidence: readonly Evidence[]): EvidenceLine[] {
+  const lines: EvidenceLine[] = [];
+  const top = evidence[0]?.rank ?? 1;
+  for (const item of evidence) {
+    const weight = item === evidence[0] ? 1 : OTHER_PASSAGE_SHARE * (Math.max(0, item.rank) / top) ** 2;
+    const id = item.hit.id;
+    lines.push({ text: index.text(id), weight });
+    for (const step of [-1, 1] as const) {
+      const other = index.neighbour(id, step);
+      if (other >= 0) lines.push({ text: index.text(other), weight: weight * NEARBY_SHARE });
+    }
+  }
+  return lines;
+}
+
+function confidentAnswer(candidates: readonly AnswerCandidate[]): string | null {
+  const [first, second] = candidates;
+  if (!first) return null;
+  if (second && second.score * CONFIDENCE_MARGIN > first.score) return null;
+  return first.text;
+}
+
+/** A second answer with at least half the support of the first: the passages disagree. */
+function runnerUpOf(candidates: readonly AnswerCandidate[], answer: string | null): string | null {
+  const [first, second] = candidates;
+  if (!answer || !first || !second) return null;
+  return second.score * 2 >= first.score ? second.text : null;
+}
+
+/**
+ * What a unit says in the reply (see passageSnippet), with its name carried from the heading when
+ * the snippet lacks it, and the fix that follows a problem; for one-a-line text, the neighbouring
+ * line when it holds the answer the unit itself lacks. Null when the unit adds no sentence that
+ * earlier snippets did not already give.
+ */
+function snippetOf(
+  model: LanguageModel,
+  index: PassageIndex,
+  item: Evidence,
+  weights: ReadonlyMap<string, number>,
+  answer: string | null,
+  covered: Set<string>,
+  allowSecond: boolean,
+  wants: string,
+): { text: string; block: boolean } | null {
+  const id = item.hit.id;
+  const snippet = passageSnippet(model, index, id, { weights, answer, allowSecond });
+  if (covered.has(snippet.keys[0])) return null;
+  for (const key of snippet.keys) covered.add(key);
+  let text = snippet.text;
+  let block = snippet.block;
+  if (answer && !includesWord(text, answer)) {
+    for (const step of [-1, 1] as const) {
+      const other = index.neighbour(id, step);
+      if (other < 0 || !includesWord(index.text(other), answer)) continue;
+      const extra = trimToQuestion(model, index.text(other), weights, answer);
+      text = step < 0 ? `${extra} ${text}` : `${text} ${extra}`;
+      break;
+    }
+  }
+  const name = unitName(index, id, wants);
+  if (name && !text.toLowerCase().includes(name.toLowerCase())) {
+    const shown = index.section(id).markdown ? `\`${name}\`` : name;
+    text = /^- /.test(text) ? `- ${shown}: ${text.slice(2)}` : `${shown}: ${text}`;
+  }
+  const fix = block ? null : fixAfter(index, id, text);
+  if (fix) {
+    text = `${text}\n\n${fix}`;
+    block = true;
+  }
+  return { text, block };
+}
+
+/**
+ * The name a unit describes, from the last heading of its section, when that heading is written
+ * as a name: an identifier (`max_retries`, `--keep`), a name and its type (`retries (Number)`:
+ * "retries"), or any short heading when the question asks which setting. Reference documentation
+ * puts the name in the heading and only the description below it.
+ */
+function unitName(index: PassageIndex, id: number, wants: string): string | null {
+  if (index.kindOf(id) === 'list-item' || index.kindOf(id) === 'table-row') return null;
+  const heading = index.section(id).path.at(-1)?.trim();
+  if (!heading) return null;
+  const typed = /^(\S+)\s*\([^)]*\)$/.exec(heading);
+  if (typed) return typed[1].replace(/^`|`$/g, '');
+  if (/^`?(?:--?[\w-]+|[\w-]*[_.][\w.-]+|[a-z]+[A-Z]\w*)`?$/.test(heading))
+    return heading.replace(/^`|`$/g, '');
+  if (wants === 'name' && heading.split(/\s+/).length <= 3 && heading.length <= 40) return heading;
+  return null;
+}
+
+/** Words that say a sentence describes a problem: an error, a failure, something that cannot be done. */
+const PROBLEM =
+  /\b(?:error|errors|fails?|failed|failure|cannot|can't|unable|problem|issue|warning|crash(?:es|ed)?|broken|denied|refuses?|refused|not found|missing)\b/i;
+
+/**
+ * A problem comes with its fix: when the shown text describes one and is its paragraph's end, the
+ * block that follows in the same section (a command, or the next paragraph's first sentence) is
+ * what a reader needs next. Null when there is none or the text is not a problem.
+ */
+function fixAfter(index: PassageIndex, id: number, shown: string): string | null {
+  if (!PROBLEM.test(shown) || index.kindOf(id) === 'line') return null;
+  const sentences = splitSentences(index.display(id));
+  const last = sentences[sentences.length - 1] ?? '';
+  if (
+    !shown
+      .replace(/\s*\[\d+\]$/, '')
+      .trim()
+      .endsWith(last.trim().slice(-20))
+  )
+    return null;
+  const next = index.sibling(id, 1);
+  if (next < 0) return null;
+  if (index.kindOf(next) === 'code') {
+    const lang = index.langs.get(next) ?? '';
+    return `\`\`\`${lang}\n${index.text(next).replace(/\s+$/, '')}\n\`\`\``;
+  }
+  if (index.kindOf(next) !== 'paragraph') return null;
+  return splitSentences(index.display(next))[0] ?? null;
+}
+
+/** The lead and the snippets as one reply: on one line, or as paragraphs when a snippet is a block. */
+function joinSnippets(lead: string, snippets: readonly { text: string; block: boolean }[]): string {
+  const texts = snippets.map((snippet) => snippet.text);
+  const listItem = (text: string) => /^- /.test(text);
+  if (!snippets.some((snippet) => snippet.block || listItem(snippet.text))) {
+    return [lead, ...texts].filter(Boolean).join(' ');
+  }
+  // Markdown list items stay on lines of their own, one list; blocks are paragraphs.
+  let text =
+    lead && !listItem(texts[0]) ? `${lead} ${texts[0]}` : [lead, texts[0]].filter(Boolean).join('\n\n');
+  for (let i = 1; i < texts.length; i++) {
+    text += listItem(texts[i]) && listItem(texts[i - 1]) ? `\n${texts[i]}` : `\n\n${texts[i]}`;
+  }
+  return text;
+}
+
+/** The short answer as the reply's first words, when the snippets bear it out. */
+function leadOf(shape: { kind: string; focus: string | null }, answer: string, snippets: string): string {
+  if (!includesWord(snippets, answer)) return '';
+  // A piece of an identifier (TAR_ENTRY_INVALID, some.Name) is not an answer of its own.
+  if (insideIdentifier(snippets, answer)) return '';
+  const text = shape.kind === 'choice' && shape.focus ? `The ${answer} ${shape.focus}` : capitalise(answer);
+  return `${text}.`;
+}
+
+/** True when every occurrence of the answer is a piece of a longer identifier (TAR_ENTRY_INVALID, a.Name). */
+function insideIdentifier(text: string, answer: string): boolean {
+  const pattern = new RegExp(escapeRegExp(answer), 'giu');
+  for (const match of text.matchAll(pattern)) {
+    const before = text[(match.index ?? 0) - 1] ?? ' ';
+    const after = text[(match.index ?? 0) + match[0].length] ?? ' ';
+    if (!/[\p{L}\p{N}_./-]/u.test(before) && !/[\p{L}\p{N}_/-]/u.test(after)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,167 @@
+import { foldCase, tokenize } from '../../lm/index.js';
+import { searchTerm } from '../../retrieval/index.js';
+import { PRONOUN_SWAPS, STOP_WORDS } from '../../text/index.js';
+import type { QuestionShape } from '../understand/shape.js';
+
+/** A line of evidence and how much it counts. */
+export interface EvidenceLine {
+  text: string;
+  weight: number;
+}
+
+/** A short answer found in the evidence ("Naomi", "Red", "nine hundred sixty and nine years"). */
+export interface AnswerCandidate {
+  text: string;
+  score: number;
+  /** Index of the evidence line where it scored most. */
+  line: number;
+}
+
+const SENTENCE_BREAK = new Set(['.', '!', '?', '"', '“', '(']);
+const AGENT_MARKERS = new Set(['of', 'by']);
+/** A past participle, as in a passive ("written by"; Early Modern English also "of"), in lower case. */
+const PARTICIPLE = /^\p{Ll}+(?:ed|en|wn)$/u;
+const SPEECH = new Set(['said', 'saith', 'says', 'spake', 'answered', 'asked', 'cried', 'wrote']);
+const DETERMINERS = new Set(['the', 'a', 'an', 'his', 'her', 'their', 'its', 'this', 'that']);
+const NUMBER_WORDS = new Set(
+  `one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
+  seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand
+  million`.split(/\s+/),
+);
+/** How near (in tokens) a candidate must be to the words of the question to count fully. */
+const NEARNESS = 6;
+const AGENT_BONUS = 1.5;
+const OF_SHARE = 0.3;
+
+/**
+ * Short answers of the kind the question asks for, found in the evidence: names for who/where
+ * (capitalised words that are not the question's own and do not merely start a sentence), the
+ * agent after "of"/"by" next to a word of the question ("written by X"), the word before
+ * the focus of a "which X" question ("the Hudson river"), runs of number words. Scored by the weight of
+ * the line, nearness to the question's words and the rarity of the word (a name found everywhere
+ * answers nothing), summed over lines; best first.
+ */
+export function answerCandidates(
+  shape: QuestionShape,
+  questionTerms: ReadonlySet<string>,
+  evidence: readonly EvidenceLine[],
+  rarity: (term: string) => number,
+  /** True when the taught text usually writes the word capitalised: a name, not a word that starts a quote. */
+  isName: (word: string) => boolean,
+): AnswerCandidate[] {
+  if (!['person', 'place', 'choice', 'number'].includes(shape.kind)) return [];
+  const totals = new Map<string, AnswerCandidate & { best: number }>();
+  evidence.forEach((line, lineIndex) => {
+    const tokens = tokenize(line.text);
+    const folded = tokens.map((token) => foldCase(token));
+    const matchedAt: number[] = [];
+    folded.forEach((word, i) => {
+      const term = searchTerm(word);
+      if (term && questionTerms.has(term)) matchedAt.push(i);
+    });
+    const nearness = (i: number) => {
+      let distance = Number.POSITIVE_INFINITY;
+      for (const at of matchedAt) distance = Math.min(distance, Math.abs(at - i));
+      return matchedAt.length === 0 ? 0.3 : 1 / (1 + Math.max(0, distance - 1) / NEARNESS);
+    };
+    const add = (text: string, at: number, bonus = 1) => {
+      const term = searchTerm(text.split(' ')[0]);
+      const score = line.weight * nearness(at) * bonus * (term ? rarity(term) : 1);
+      const key = text.toLowerCase();
+      const entry = totals.get(key) ?? { text, score: 0, line: lineIndex, best: 0 };
+      entry.score += score;
+      if (score > entry.best) {
+        entry.best = score;
+        entry.line = lineIndex;
+      }
+      totals.set(key, entry);
+    };
+    const isAnswerWord = (i: number) => {
+      const word = folded[i];
+      if (!word || !/^\p{L}/u.test(word) || word.length < 2) return false;
+      if (STOP_WORDS.has(word) || PRONOUN_SWAPS.has(word)) return false;
+      const term = searchTerm(word);
+      return term !== null && !questionTerms.has(term);
+    };
+    /** "Jesus of Nazareth", "king of Assyria", "Lord Jesus Christ": a name that belongs to the question's own. */
+    const partOfQuestionName = (i: number) => {
+      const joined = (at: number) => matchedAt.includes(at) && /^\p{Lu}/u.test(tokens[at]);
+      if (joined(i - 1) || joined(i + 1)) return true;
+      return folded[i - 1] === 'of' && matchedAt.includes(i - 2);
+    };
+    for (let i = 0; i < tokens.length; i++) {
+      if (shape.kind === 'number') {
+        if (!isNumberWord(folded[i]) || (i > 0 && isNumberWord(folded[i - 1]))) continue;
+        // Part of a name such as UTF-8 or ISO-8601, not a quantity.
+        if (folded[i - 1] === '-' || folded[i + 1] === '-') continue;
+        let end = i;
+        while (end + 1 < tokens.length && (isNumberWord(folded[end + 1]) || folded[end + 1] === 'and')) end++;
+        while (folded[end] === 'and') end--;
+        const unit = folded[end + 1] && !STOP_WORDS.has(folded[end + 1]) ? ` ${tokens[end + 1]}` : '';
+        add(tokens.slice(i, end + 1).join(' ') + unit, i);
+        i = end;
+        continue;
+      }
+      if (shape.kind === 'choice') {
+        // Only a name qualifies the focus ("the Hudson river"); "the external model" names nothing.
+        if (
+          folded[i] === shape.focus &&
+          i > 0 &&
+          /^\p{Lu}/u.test(tokens[i - 1]) &&
+          isAnswerWord(i - 1) &&
+          isName(folded[i - 1])
+        ) {
+          add(tokens[i - 1], i - 1, AGENT_BONUS);
+        }
+        continue;
+      }
+      // A passive's agent: the word after "by" (or the older "of") that follows a participle of the
+      // question ("written by X"), not a possessor ("the king of X").
+      if (
+        AGENT_MARKERS.has(folded[i]) &&
+        i > 0 &&
+        matchedAt.includes(i - 1) &&
+        PARTICIPLE.test(tokens[i - 1])
+      ) {
+        const at = DETERMINERS.has(folded[i + 1]) ? i + 2 : i + 1;
+        if (isAnswerWord(at)) add(tokens[at], at, AGENT_BONUS);
+      }
+      if (
+        shape.kind === 'person' &&
+        SPEECH.has(folded[i + 1] ?? '') &&
+        isAnswerWord(i) &&
+        isName(folded[i])
+      ) {
+        add(tokens[i], i, AGENT_BONUS);
+        continue;
+      }
+      const capitalised = /^\p{Lu}/u.test(tokens[i]) && isName(folded[i]) && !partOfQuestionName(i);
+      const startsSentence = i === 0 || SENTENCE_BREAK.has(tokens[i - 1]);
+      // A name after "of" is a possessor ("the God of Isaac"), seldom the one a question asks for.
+      // A sentence's first word is capitalised anyway: it counts as a name only when the text
+      // writes it capitalised elsewhere too and another name follows it ("Marla Quist was ...").
+      const nameAtStart =
+        startsSentence && capitalised && /^\p{Lu}\p{Ll}/u.test(tokens[i + 1] ?? '') && isName(folded[i + 1]);
+      if (capitalised && (!startsSentence || nameAtStart) && isAnswerWord(i)) {
+        // A name of several capitalised words ("Marla Quist") is one answer.
+        let end = i;
+        while (
+          end + 1 < tokens.length &&
+          end < i + 2 &&
+          /^\p{Lu}\p{Ll}/u.test(tokens[end + 1]) &&
+          isName(folded[end + 1])
+        )
+          end++;
+        add(tokens.slice(i, end + 1).join(' '), i, folded[i - 1] === 'of' ? OF_SHARE : 1);
+        i = end;
+      }
+    }
+  });
+  return [...totals.values()]
+    .map(({ text, score, line }) => ({ text, score, line }))
+    .sort((a, b) => b.score - a.score);
+}
+
+function isNumberWord(word: string | undefined): boolean {
+  return word !== undefined && (NUMBER_WORDS.has(word) || /^\d[\d,.]*$/.test(word));
+}

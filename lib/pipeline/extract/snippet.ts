@@ -1,0 +1,226 @@
+import type { LanguageModel } from '../../lm/index.js';
+import type { PassageIndex } from '../../retrieval/index.js';
+import { includesWord, splitSentences } from '../../text/index.js';
+import type { Source } from '../types.js';
+import { trimToQuestion, weightOf } from './trim.js';
+
+/** Words one unit of prose may give a reply: about a short paragraph, so two units fit a reply of 80 tokens. */
+const UNIT_WORDS = 50;
+/** Words of a list item or table row shown whole; longer ones are trimmed like prose. */
+const ITEM_WORDS = 70;
+/** Lines of a code block shown; a longer block is cut at a line with a closing note. */
+const CODE_LINES = 24;
+/** List items that follow an announcing sentence, shown with it. */
+const FOLLOWING_ITEMS = 6;
+
+/** What one passage contributes to a reply, and whether it is a block (code, list) that needs its own lines. */
+export interface PassageSnippet {
+  text: string;
+  block: boolean;
+  /** Lower-case keys of the sentences used, so another passage does not repeat them. */
+  keys: string[];
+}
+
+export interface SnippetRequest {
+  weights: ReadonlyMap<string, number>;
+  /** A short answer the snippet must keep when it can. */
+  answer: string | null;
+  /** A second sentence of the same paragraph may join the first. */
+  allowSecond: boolean;
+}
+
+/**
+ * The part of a passage that answers, as a reply shows it: the best sentence (or two) of prose,
+ * trimmed to the question; a list item or table row whole, with the name it describes; a code
+ * block whole and fenced, after the sentence that announces it; a sentence that announces an
+ * example ("run the following command:") with the example. Markdown where the source was Markdown.
+ */
+export function passageSnippet(
+  model: LanguageModel,
+  index: PassageIndex,
+  id: number,
+  request: SnippetRequest,
+): PassageSnippet {
+  const kind = index.kindOf(id);
+  if (kind === 'code') return codeSnippet(model, index, id, request);
+  if (kind === 'list-item' || kind === 'table-row') {
+    const text = itemText(model, index, id, request);
+    return { text, block: false, keys: [keyOf(index.text(id))] };
+  }
+  const source = index.display(id);
+  const sentences = kind === 'line' ? [source] : splitSentences(source);
+  const ranked = sentences
+    .map((sentence, order) => ({
+      sentence,
+      order,
+      weight:
+        weightOf(sentence, request.weights) +
+        (request.answer && includesWord(sentence, request.answer) ? 1 : 0),
+    }))
+    .sort((a, b) => b.weight - a.weight || a.order - b.order);
+  const chosen = ranked[0];
+  const keys = [keyOf(chosen.sentence)];
+  // A sentence that announces what follows brings it along.
+  if (announces(chosen.sentence) && chosen.order === sentences.length - 1) {
+    const following = followingBlocks(index, id, request.weights);
+    if (following) return { text: `${chosen.sentence}\n\n${following}`, block: true, keys };
+  }
+  let text = announces(chosen.sentence)
+    ? chosen.sentence
+    : trimToQuestion(model, chosen.sentence, request.weights, request.answer);
+  // More of the same unit follows the answering sentence, best first, while it bears on the
+  // question and the unit's share of the reply lasts: the answer is often a sentence or two
+  // away from the one that matches best.
+  if (request.allowSecond) {
+    let words = text.split(/\s+/).length;
+    for (const next of ranked.slice(1)) {
+      if (next.weight <= 0 || announces(next.sentence)) continue;
+      const extra = trimToQuestion(model, next.sentence, request.weights, request.answer);
+      const size = extra.split(/\s+/).length;
+      if (words + size > UNIT_WORDS) break;
+      keys.push(keyOf(next.sentence));
+      text = `${text} ${extra}`;
+      words += size;
+    }
+  }
+  return { text: balanceBackticks(text), block: false, keys };
+}
+
+/** A code block fenced with its language, preceded by the sentence that announces it, if any. */
+function codeSnippet(
+  model: LanguageModel,
+  index: PassageIndex,
+  id: number,
+  request: SnippetRequest,
+): PassageSnippet {
+  const fenced = fence(index, id, request.weights);
+  const before = index.sibling(id, -1);
+  if (before >= 0 && index.kindOf(before) !== 'code') {
+    const sentences = splitSentences(index.display(before));
+    const last = sentences[sentences.length - 1] ?? '';
+    const intro = announces(last) ? last : trimToQuestion(model, last, request.weights, request.answer);
+    if (last && (announces(last) || weightOf(last, request.weights) > 0)) {
+      return { text: `${balanceBackticks(intro)}\n\n${fenced}`, block: true, keys: [keyOf(last)] };
+    }
+  }
+  return { text: fenced, block: true, keys: [keyOf(index.text(id))] };
+}
+
+/**
+ * The lines of a long code block (a command's usage text) that bear on the question: the best line
+ * with the lines around it, "…" for what is left out; the block's start when nothing matches.
+ */
+function codeWindow(lines: readonly string[], weights?: ReadonlyMap<string, number>): string[] {
+  let best = -1;
+  let bestWeight = 0;
+  lines.forEach((line, at) => {
+    const weight = weights ? weightOf(line, weights) : 0;
+    if (weight > bestWeight) {
+      best = at;
+      bestWeight = weight;
+    }
+  });
+  if (best < 0) return [...lines.slice(0, CODE_LINES), '…'];
+  const from = Math.max(0, best - 1);
+  const to = Math.min(lines.length, best + CODE_CONTEXT);
+  return [...(from > 0 ? ['…'] : []), ...lines.slice(from, to), ...(to < lines.length ? ['…'] : [])];
+}
+
+/** Lines shown from the best line of a long code block on. */
+const CODE_CONTEXT = 4;
+
+/** The blocks an announcing sentence introduces: the code block, or the list items, after it. */
+function followingBlocks(
+  index: PassageIndex,
+  id: number,
+  weights: ReadonlyMap<string, number>,
+): string | null {
+  const next = index.sibling(id, 1);
+  if (next < 0) return null;
+  if (index.kindOf(next) === 'code') return fence(index, next, weights);
+  if (index.kindOf(next) !== 'list-item' && index.kindOf(next) !== 'table-row') return null;
+  const items: string[] = [];
+  for (let at = next; at >= 0 && items.length < FOLLOWING_ITEMS; at = index.sibling(at, 1)) {
+    if (index.kindOf(at) !== index.kindOf(next)) break;
+    items.push(asListItem(index, at));
+  }
+  return items.join('\n');
+}
+
+function itemText(model: LanguageModel, index: PassageIndex, id: number, request: SnippetRequest): string {
+  const text = asListItem(index, id);
+  const words = text.split(/\s+/);
+  if (words.length <= ITEM_WORDS) return text;
+  // A long entry: its name, then its first sentence and the sentence that bears most on the question.
+  const name = index.names.get(id);
+  const markdown = index.section(id).markdown;
+  let body = index.display(id).replace(/^[-*+]\s+/, '');
+  if (name && body.startsWith(name)) body = body.slice(name.length).replace(/^[`*\s:–—-]+/, '');
+  else if (name && markdown && body.startsWith(`\`${name}\``))
+    body = body.slice(name.length + 2).replace(/^[\s:–—-]+/, '');
+  const sentences = splitSentences(body);
+  const best = sentences
+    .map((sentence, order) => ({ sentence, order, weight: weightOf(sentence, request.weights) }))
+    .sort((a, b) => b.weight - a.weight || a.order - b.order)[0];
+  const chosen = [sentences[0], best && best.order > 0 ? best.sentence : undefined].filter(
+    Boolean,
+  ) as string[];
+  const summary = trimToQuestion(model, chosen.join(' '), request.weights, request.answer);
+  const label = name ? (markdown ? `\`${name}\`` : name) : '';
+  return balanceBackticks(`${markdown ? '- ' : ''}${label ? `${label}: ` : ''}${summary}`);
+}
+
+/** A list item or table row as one Markdown (or plain) list line that keeps its name. */
+function asListItem(index: PassageIndex, id: number): string {
+  const shown = index.display(id).trim();
+  const markdown = index.section(id).markdown;
+  const name = index.names.get(id);
+  let text = shown.replace(/^[-*+]\s+/, '').replace(/^\d+[.)]\s+/, '');
+  if (name && !text.toLowerCase().includes(name.toLowerCase())) {
+    text = `${markdown ? `\`${name}\`` : name}: ${text}`;
+  }
+  return markdown ? `- ${text}` : text;
+}
+
+function fence(index: PassageIndex, id: number, weights?: ReadonlyMap<string, number>): string {
+  const lines = index.text(id).replace(/\s+$/, '').split('\n');
+  const shown = lines.length > CODE_LINES ? codeWindow(lines, weights) : lines;
+  const lang = index.langs.get(id) ?? '';
+  return `\`\`\`${lang}\n${shown.join('\n')}\n\`\`\``;
+}
+
+/** What makes two snippets the same: their first words, case-folded (a list item repeated with an extra note). */
+function keyOf(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .split(' ')
+    .slice(0, 12)
+    .join(' ');
+}
+
+/** A sentence that ends by announcing what follows ("execute the following command:"). */
+function announces(sentence: string): boolean {
+  return /:\s*$/.test(sentence);
+}
+
+/** An odd number of backticks (a cut inside inline code) gets its closing one. */
+function balanceBackticks(text: string): string {
+  const ticks = text.match(/`/g)?.length ?? 0;
+  return ticks % 2 === 1 ? text.replace(/…?$/, '`…') : text;
+}
+
+/** The source entry of a passage: its text, score and place, with its section, file and page. */
+export function sourceOf(index: PassageIndex, id: number, score: number): Source {
+  const section = index.section(id);
+  const page = index.pages.get(id) ?? section.page;
+  return {
+    text: index.text(id),
+    score: Math.round(score * 1000) / 1000,
+    ref: { chunk: index.chunkOf(id), line: index.lineOf(id) },
+    ...(section.path.length > 0 ? { section: section.path.join(' > ') } : {}),
+    ...(section.file ? { file: section.file } : {}),
+    ...(page ? { page } : {}),
+  };
+}

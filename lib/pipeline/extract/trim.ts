@@ -1,0 +1,67 @@
+import type { LanguageModel } from '../../lm/index.js';
+import { scoreLine } from '../../lm/index.js';
+import { searchTerm } from '../../retrieval/index.js';
+
+/** Longest snippet of a sentence quoted in a reply, in words. */
+export const SNIPPET_WORDS = 42;
+const CLAUSE_END = /(?<=[;:])\s+|(?<=,)\s+(?=(?:and|but|for|so|which|who|that|because|when|then)\b)/i;
+
+/**
+ * The part of a sentence that answers: the whole sentence when short, else the run of clauses
+ * with the most question weight (and the answer, when one was found) within the word limit; among
+ * equals the one the n-gram model finds most fluent. Cut ends are marked with "…".
+ */
+export function trimToQuestion(
+  model: LanguageModel,
+  sentence: string,
+  weights: ReadonlyMap<string, number>,
+  mustKeep: string | null,
+): string {
+  const words = sentence.split(/\s+/);
+  // A line that stops mid-sentence (a verse ending in a comma) is shown as running on.
+  if (words.length <= SNIPPET_WORDS) return sentence.replace(/\s*[,;:]$/, '…');
+  const clauses = sentence.split(CLAUSE_END).filter((clause) => clause.trim() !== '');
+  let best = {
+    text: words.slice(0, SNIPPET_WORDS).join(' '),
+    value: Number.NEGATIVE_INFINITY,
+    from: 0,
+    to: 0,
+  };
+  for (let from = 0; from < clauses.length; from++) {
+    let count = 0;
+    for (let to = from; to < clauses.length; to++) {
+      count += clauses[to].split(/\s+/).length;
+      if (count > SNIPPET_WORDS && to > from) break;
+      const text = clauses.slice(from, to + 1).join(' ');
+      let value = weightOf(text, weights);
+      if (mustKeep && text.toLowerCase().includes(mustKeep.toLowerCase())) value += 100;
+      value += fluency(model, text) * 0.1;
+      if (value > best.value) best = { text, value, from, to };
+    }
+  }
+  const cut = best.text.split(/\s+/).slice(0, SNIPPET_WORDS).join(' ');
+  const head = best.from > 0 ? '…' : '';
+  const tail = best.to < clauses.length - 1 || cut !== best.text ? '…' : '';
+  return `${head}${cut.replace(/[,;:]$/, '')}${tail}`;
+}
+
+/** Sum of the question weights of the distinct terms a text contains. */
+export function weightOf(text: string, weights: ReadonlyMap<string, number>): number {
+  const seen = new Set<string>();
+  let total = 0;
+  for (const word of text.split(/[^\p{L}\p{N}'’]+/u)) {
+    const term = word ? searchTerm(word) : null;
+    if (!term || seen.has(term)) continue;
+    seen.add(term);
+    total += weights.get(term) ?? 0;
+  }
+  return total;
+}
+
+/** Mean log10 probability per token under the forward model: how naturally the words run. */
+function fluency(model: LanguageModel, text: string): number {
+  const { logProbs } = scoreLine(model, text);
+  let sum = 0;
+  for (const value of logProbs) sum += value;
+  return logProbs.length > 0 ? sum / logProbs.length : -10;
+}

@@ -1,0 +1,138 @@
+import { relatedWords } from '../lexicon/index.js';
+import {
+  type PassageHit,
+  type PassageIndex,
+  type QueryTerm,
+  queryTermsOf,
+  searchTerm,
+} from '../retrieval/index.js';
+import {
+  CARRIED_WEIGHT,
+  RELATED_PER_WORD,
+  RELATED_TOTAL,
+  RELATED_WEIGHT,
+  UNKNOWN_WORD_SHARE,
+} from './tuning.js';
+import type { EvidenceBudget } from './types.js';
+import type { Reading } from './understand/index.js';
+
+/** One reading's search: its query, how much each word counts, and the passages it found. */
+export interface ReadingSearch {
+  reading: Reading;
+  query: QueryTerm[];
+  /** Per query term, how much it counts towards coverage (its idf, see weightsOf). */
+  idf: number[];
+  /** How many of the query's terms are the reading's own (weight 1); the rest are carried or related. */
+  own: number;
+  /** How many terms count towards coverage: the own and the carried ones (not related words). */
+  counted: number;
+  /** Sum of the counted terms' idf, each times its weight (carried words count less). */
+  ownWeight: number;
+  /** Words of the message that nothing taught contains. */
+  unknownWords: string[];
+  /** A word written like a name or number that was never taught ("Brazil", "2018"). */
+  unknownName: boolean;
+  /** The reading's rarest taught own term (index into query), -1 when none. */
+  rarest: number;
+  hits: PassageHit[];
+}
+
+/**
+ * Gather: the candidate units of every reading of the message, from the passage index (BM25 over
+ * the body and the heading path as separate fields). Nothing is ranked here beyond what the
+ * index returns; the rank stage scores the candidates of all readings together.
+ */
+export function gather(
+  index: PassageIndex,
+  readings: readonly Reading[],
+  budget: EvidenceBudget,
+  related: boolean,
+): ReadingSearch[] {
+  return readings.map((reading) => {
+    const query = queryOf(reading.question, reading.carried);
+    const counted = query.length;
+    if (related) addRelatedWords(index, query);
+    const ownCount = query.filter((term) => term.weight === 1).length;
+    const own = ownCount > 0 ? ownCount : query.length;
+    const idf = weightsOf(index, query);
+    let ownWeight = 0;
+    let rarest = -1;
+    for (let i = 0; i < counted; i++) ownWeight += idf[i] * query[i].weight;
+    for (let i = 0; i < own; i++) {
+      if (index.documentFrequency(query[i].term) > 0 && (rarest < 0 || idf[i] > idf[rarest])) rarest = i;
+    }
+    const unknown = query.slice(0, own).filter((term) => index.documentFrequency(term.term) === 0);
+    return {
+      reading,
+      query,
+      idf,
+      own,
+      counted,
+      ownWeight,
+      unknownWords: unknown.map((term) => term.word),
+      unknownName: unknown.some((term) => term.name),
+      rarest,
+      hits: query.length > 0 ? index.search(query, budget.retrieve) : [],
+    };
+  });
+}
+
+/**
+ * The words searched for: the message's own (weight 1), then those carried over from the earlier
+ * question, weighing less; for a question about the service itself with no other words ("what
+ * can you do?"), the words the guide uses for that.
+ */
+export function queryOf(message: string, carried: string): QueryTerm[] {
+  const query: QueryTerm[] = queryTermsOf(message, 1);
+  if (query.length === 0 && ADDRESSES_SERVICE.test(message)) query.push(...queryTermsOf(SELF_QUERY, 1));
+  const seen = new Set(query.map((term) => term.term));
+  for (const term of queryTermsOf(carried, CARRIED_WEIGHT)) {
+    if (seen.has(term.term)) continue;
+    seen.add(term.term);
+    query.push(term);
+  }
+  return query;
+}
+
+const ADDRESSES_SERVICE = /\b(?:you|your|yourself)\b/i;
+/** What a question about the service itself searches for. */
+const SELF_QUERY = 'service can chat answer';
+
+/**
+ * How much each query word counts towards coverage: its BM25 idf when it was taught. A word never
+ * taught counts fully (the highest idf) when written like a name or a number ("France", "2018"):
+ * the question is about something unknown. Another unknown word ("last", "handled") is more
+ * likely a paraphrase, and counts less than an average word of the question.
+ */
+function weightsOf(index: PassageIndex, query: readonly QueryTerm[]): number[] {
+  const known = query.filter((term) => index.documentFrequency(term.term) > 0);
+  const average =
+    known.length > 0 ? known.reduce((sum, term) => sum + index.idf(term.term), 0) / known.length : 0;
+  return query.map((term) => {
+    if (index.documentFrequency(term.term) > 0) return index.idf(term.term);
+    return term.name || known.length === 0 ? index.idf(term.term) : UNKNOWN_WORD_SHARE * average;
+  });
+}
+
+/**
+ * Adds the related words (WordNet synonyms, a verb's narrower verbs) of the query's own words that
+ * the taught text uses, at a lower weight: "killed" also finds "slew", "car" "automobile".
+ */
+function addRelatedWords(index: PassageIndex, query: QueryTerm[]): void {
+  const own = query.length;
+  const present = new Set(query.map((term) => term.term));
+  let added = 0;
+  for (let i = 0; i < own && added < RELATED_TOTAL; i++) {
+    const term = query[i];
+    if (term.name || term.weight !== 1) continue;
+    let kept = 0;
+    for (const { word } of relatedWords(term.word)) {
+      const related = searchTerm(word);
+      if (!related || present.has(related) || index.documentFrequency(related) === 0) continue;
+      present.add(related);
+      query.push({ term: related, word, weight: RELATED_WEIGHT, name: false, expands: i });
+      added++;
+      if (++kept >= RELATED_PER_WORD || added >= RELATED_TOTAL) break;
+    }
+  }
+}

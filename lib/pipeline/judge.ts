@@ -1,0 +1,102 @@
+import type { ReadingSearch } from './gather.js';
+import type { Evidence } from './rank.js';
+import {
+  ANSWER_COVERAGE,
+  ANSWER_COVERAGE_UNKNOWN_WORD,
+  ANSWER_SCORE,
+  NEAREST_COVERAGE,
+  NEAREST_COVERAGE_UNKNOWN_WORD,
+  NEAREST_SCORE,
+  RAREST_MISSING_COVERAGE,
+  RESOLVED_MARGIN,
+  SCORE_BIAS,
+  SCORE_COVERAGE,
+  SCORE_MARGIN,
+} from './tuning.js';
+import type { Confidence } from './types.js';
+
+/** The unit chosen to answer from, and how sure the evidence makes the reply. */
+export interface Judgement {
+  best: Evidence | undefined;
+  confidence: Confidence;
+  /** Why the level is what it is, for `thought`. */
+  reason: string;
+}
+
+/**
+ * Judge: a confidence from the evidence. `answer` when the best unit covers enough of the
+ * question (more when a word of it was never taught), holds its rarest taught word, and no name
+ * or number of the question is unknown; `nearest` when it covers some of it; else `none`.
+ * Between the readings of a follow-up, the one resolved against the conversation wins only where
+ * its evidence is stronger and it reaches `answer`.
+ */
+export function judge(searches: readonly ReadingSearch[], ranked: readonly Evidence[]): Judgement {
+  const bestOf = (reading: number) => ranked.find((item) => item.reading === reading);
+  const asWritten = bestOf(0);
+  const resolvedIndex = searches.findIndex((search) => search.reading.resolved);
+  const resolved = resolvedIndex >= 0 ? bestOf(resolvedIndex) : undefined;
+  const writtenJudgement = levelOf(searches[0], asWritten, marginOf(ranked, asWritten));
+  if (resolved) {
+    const resolvedJudgement = levelOf(searches[resolvedIndex], resolved, marginOf(ranked, resolved));
+    // Evidence compared as an amount: the resolved reading has more words to match, so the share
+    // of them a unit covers is no measure across readings; what it covers of the question is.
+    const stronger =
+      !asWritten ||
+      writtenJudgement.confidence.level !== 'answer' ||
+      resolved.covered > asWritten.covered * (1 + RESOLVED_MARGIN);
+    if (resolvedJudgement.confidence.level === 'answer' && stronger) return resolvedJudgement;
+  }
+  return writtenJudgement;
+}
+
+/**
+ * How far a unit leads the best other unit of its reading: when two units score alike the
+ * evidence does not single out the answer, and a clear winner is more often right.
+ */
+function marginOf(ranked: readonly Evidence[], best: Evidence | undefined): number {
+  if (!best) return 0;
+  const other = ranked.find((item) => item.reading === best.reading && item.hit.id !== best.hit.id);
+  return other ? Math.max(0, best.rank - other.rank) : 1;
+}
+
+function levelOf(search: ReadingSearch | undefined, best: Evidence | undefined, margin: number): Judgement {
+  if (!search || !best) {
+    return { best, confidence: { score: 0, level: 'none' }, reason: 'nothing matched' };
+  }
+  const needed = search.unknownWords.length > 0 ? ANSWER_COVERAGE_UNKNOWN_WORD : ANSWER_COVERAGE;
+  // The score: how likely the best unit holds the answer, from its coverage of the question and
+  // its lead over the next unit, weighed as fitted on the tuning halves (tuning.ts).
+  const score = round(
+    1 / (1 + Math.exp(-(SCORE_BIAS + SCORE_COVERAGE * best.coverage + SCORE_MARGIN * Math.min(1, margin)))),
+  );
+  if (search.unknownName) {
+    return { best, confidence: { score, level: 'none' }, reason: 'a name in the question was never taught' };
+  }
+  // Without the question's rarest word the unit must cover more of the rest: the word may be
+  // paraphrased, or be what the question is about.
+  if (best.coverage >= needed + (best.hasRarest ? 0 : RAREST_MISSING_COVERAGE) && score >= ANSWER_SCORE) {
+    return {
+      best,
+      confidence: { score, level: 'answer' },
+      reason: 'the best unit covers the question and leads',
+    };
+  }
+  // A word never taught may be what the question is about: the closest unit must then be nearer.
+  const nearest = search.unknownWords.length > 0 ? NEAREST_COVERAGE_UNKNOWN_WORD : NEAREST_COVERAGE;
+  if (best.coverage >= nearest && best.hasRarest && score >= NEAREST_SCORE) {
+    return {
+      best,
+      confidence: { score, level: 'nearest' },
+      reason: 'the best unit covers part of the question',
+    };
+  }
+  return {
+    best,
+    confidence: { score, level: 'none' },
+    reason: best.coverage < nearest ? 'too little of the question is covered' : 'no unit stands out',
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

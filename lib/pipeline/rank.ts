@@ -1,0 +1,245 @@
+import { type PassageHit, type PassageIndex, searchTerm } from '../retrieval/index.js';
+import type { ReadingSearch } from './gather.js';
+import {
+  ANSWER_COVERAGE,
+  BM25_SHARE,
+  NAMED_BONUS,
+  NEARBY_SHARE,
+  PRIOR_DOCUMENT_BONUS,
+  PRIOR_SECTION_BONUS,
+  PROXIMITY_BONUS,
+  RAREST_MISSING_PENALTY,
+  RELATED_SHARE,
+  REPEAT_PENALTY,
+  RUN_BONUS,
+  TITLE_BONUS,
+  UNIT_KIND_BONUS,
+} from './tuning.js';
+import type { UnitWanted } from './understand/index.js';
+
+/** A candidate unit judged as evidence for one reading of the message. */
+export interface Evidence {
+  hit: PassageHit;
+  /** Index of the reading (into the gathered searches) it was found for. */
+  reading: number;
+  /** Share of the reading's weighted words the unit (with its heading and neighbours) covers, 0-1. */
+  coverage: number;
+  /** The same as an amount: the idf (times weight) of the words covered, comparable across readings. */
+  covered: number;
+  /** Whether the unit holds the reading's rarest taught word (in its body, heading or neighbours). */
+  hasRarest: boolean;
+  /** 0-1: how close together the question's words stand in the unit (1: side by side). */
+  proximity: number;
+  /** Whether the unit is of the kind the question wants (an option entry, a default, a command). */
+  fitsWanted: boolean;
+  rank: number;
+}
+
+/**
+ * Rank: scores the candidates of every reading together, by general evidence only: how much of
+ * the question (weighted by rarity) the unit covers in its fields (body, heading path, names,
+ * neighbours); its BM25; the question's words standing close together; the rarest word present;
+ * the unit's kind against the question's shape; a quotation; an option the question names; the
+ * earlier answer's section for a reading resolved against the conversation. Best first.
+ */
+export function rank(index: PassageIndex, searches: readonly ReadingSearch[], message: string): Evidence[] {
+  const messageWords = wordsOf(message);
+  const flags = flagsIn(message);
+  const all: Evidence[] = [];
+  searches.forEach((search, reading) => {
+    const topScore = search.hits[0]?.score ?? 0;
+    const items = search.hits.map((hit) =>
+      judgeHit(index, search, reading, hit, topScore, messageWords, flags),
+    );
+    // The rarest taught word is what the question is about: while a unit that has it answers
+    // the question well enough, one without it is never the answer. (When none that has it
+    // does, the word may be a paraphrase of what the text says, and it is not required.)
+    if (items.some((item) => item.hasRarest && item.coverage >= ANSWER_COVERAGE)) {
+      for (const item of items) if (!item.hasRarest) item.rank -= RAREST_MISSING_PENALTY;
+    }
+    all.push(...items);
+  });
+  return all.sort((a, b) => b.rank - a.rank || a.hit.id - b.hit.id);
+}
+
+function judgeHit(
+  index: PassageIndex,
+  search: ReadingSearch,
+  reading: number,
+  hit: PassageHit,
+  topScore: number,
+  messageWords: readonly string[],
+  flags: readonly string[],
+): Evidence {
+  const { query, idf, own, counted } = search;
+  const weightOf = (i: number) => idf[i] * query[i].weight;
+  let covered = 0;
+  const stoodFor = new Set<number>();
+  for (const i of hit.matched) {
+    if (i < counted) covered += weightOf(i);
+    const parent = query[i].expands;
+    if (parent !== undefined && !hit.matched.includes(parent) && !stoodFor.has(parent)) {
+      stoodFor.add(parent);
+      covered += RELATED_SHARE * weightOf(parent);
+    }
+  }
+  for (const i of hit.matchedNearby) if (i < counted) covered += NEARBY_SHARE * weightOf(i);
+  const coverage = search.ownWeight > 0 ? Math.min(1, covered / search.ownWeight) : 0;
+  const hasRarest =
+    search.rarest < 0 || hit.matched.includes(search.rarest) || hit.matchedNearby.includes(search.rarest);
+  const text = index.text(hit.id);
+  const ownTerms = new Set(query.slice(0, own).map((term) => term.term));
+  const proximity = proximityOf(text, ownTerms);
+  const fitsWanted = fits(index, hit.id, text, search.reading.shape.wants);
+  const run = sharedRun(messageWords, text);
+  const named = flags.length > 0 && namesFlag(index.names.get(hit.id), flags) ? NAMED_BONUS : 0;
+  const section = index.section(hit.id);
+  const title = section.file ? titleShare(section.file, ownTerms) : 0;
+  const prior = search.reading.prior;
+  // A follow-up asks for something the earlier answer did not give: its very unit is the one
+  // place the answer is not, while its section and document are where to look next.
+  const priorBonus =
+    prior < 0
+      ? 0
+      : prior === hit.id
+        ? -REPEAT_PENALTY
+        : index.sectionIdOf(prior) === index.sectionIdOf(hit.id)
+          ? PRIOR_SECTION_BONUS
+          : index.section(prior).file !== undefined && index.section(prior).file === section.file
+            ? PRIOR_DOCUMENT_BONUS
+            : 0;
+  return {
+    hit,
+    reading,
+    coverage,
+    covered,
+    hasRarest,
+    proximity,
+    fitsWanted,
+    rank:
+      coverage +
+      BM25_SHARE * (topScore > 0 ? hit.score / topScore : 0) +
+      RUN_BONUS * Math.min(6, Math.max(0, run - 1)) +
+      named +
+      PROXIMITY_BONUS * proximity +
+      (fitsWanted ? UNIT_KIND_BONUS : 0) +
+      TITLE_BONUS * title +
+      priorBonus,
+  };
+}
+
+/**
+ * How close together the question's words stand in a text: over the shortest stretch of words
+ * that holds every question word the text has, (words found - 1) / (stretch length - 1); 0 when
+ * it holds fewer than two. Words that belong together in the question are usually written
+ * together in the passage that answers it.
+ */
+export function proximityOf(text: string, terms: ReadonlySet<string>): number {
+  if (terms.size < 2) return 0;
+  const positions: { at: number; term: string }[] = [];
+  let at = 0;
+  for (const word of text.split(/[^\p{L}\p{N}_'’-]+/u)) {
+    if (!word) continue;
+    const term = searchTerm(word);
+    if (term && terms.has(term)) positions.push({ at, term });
+    at++;
+  }
+  const distinct = new Set(positions.map((position) => position.term)).size;
+  if (distinct < 2) return 0;
+  // The shortest window holding all `distinct` terms (two pointers over the positions).
+  const counts = new Map<string, number>();
+  let have = 0;
+  let best = Number.POSITIVE_INFINITY;
+  let left = 0;
+  for (let right = 0; right < positions.length; right++) {
+    const term = positions[right].term;
+    counts.set(term, (counts.get(term) ?? 0) + 1);
+    if (counts.get(term) === 1) have++;
+    while (have === distinct) {
+      best = Math.min(best, positions[right].at - positions[left].at + 1);
+      const leftTerm = positions[left].term;
+      counts.set(leftTerm, (counts.get(leftTerm) ?? 0) - 1);
+      if (counts.get(leftTerm) === 0) have--;
+      left++;
+    }
+  }
+  return (distinct - 1) / Math.max(distinct - 1, best - 1);
+}
+
+/**
+ * Whether a unit is of the kind the question's shape wants: a unit that names a setting (an
+ * entry with a name, an option, inline code, a heading written as an identifier) for "which
+ * option ..."; one that states a default for a question about defaults; a command or an
+ * instruction for "how do I ..."; a sentence that gives a reason for "why".
+ */
+function fits(index: PassageIndex, id: number, text: string, wants: UnitWanted): boolean {
+  switch (wants) {
+    case 'name': {
+      if (index.names.has(id)) return true;
+      const heading = index.section(id).path.at(-1) ?? '';
+      return OPTION_LIKE.test(text) || IDENTIFIER.test(heading) || /`[^`]+`/.test(index.display(id));
+    }
+    case 'default':
+      return /\bdefault(?:s|ed)?\b/i.test(text);
+    case 'procedure': {
+      if (index.kindOf(id) === 'code') return true;
+      const next = index.sibling(id, 1);
+      return (next >= 0 && index.kindOf(next) === 'code') || /`[^`]+`/.test(index.display(id));
+    }
+    case 'reason':
+      return /\b(?:because|since|so that|in order to|due to|therefore|the reason)\b/i.test(text);
+    default:
+      return false;
+  }
+}
+
+/** A command-line option ("-z", "--keep") or a setting written key=value. */
+const OPTION_LIKE = /(?:^|[\s(,[])--?[A-Za-z][\w-]*|\b\w+=\S/;
+/** A heading written as an identifier: one word with _ . - or inner capitals, or a name and its type ("retries (Number)"). */
+const IDENTIFIER = /^\s*(?:[\w.-]*[_.][\w.-]+|[a-z]+[A-Z]\w*|--?[\w-]+|`[^`]+`|\S+\s*\([^)]*\))\s*$/;
+
+/** Share of the question's words the document's file name holds ("tar.html" for a question about tar). */
+function titleShare(file: string, terms: ReadonlySet<string>): number {
+  const words = file
+    .replace(/\.[a-z0-9]+$/i, '')
+    .split(/[^\p{L}\p{N}]+/u)
+    .map((word) => (word ? searchTerm(word) : null))
+    .filter((term): term is string => term !== null);
+  if (words.length === 0 || terms.size === 0) return 0;
+  return words.filter((term) => terms.has(term)).length / Math.min(words.length, terms.size);
+}
+
+/** Command-line options a question writes: "-c", "--connections" (case kept: -c is not -C). */
+function flagsIn(message: string): string[] {
+  return [...message.matchAll(/(?:^|[\s(`"'])(--?[A-Za-z][\w-]*)/g)].map((match) => match[1]);
+}
+
+/** True when an entry's name is one of the options ("-c/--connections NUM", "-c, --count"). */
+function namesFlag(name: string | undefined, flags: readonly string[]): boolean {
+  if (!name) return false;
+  const forms = name.split(/[\s/,|=[\]]+/).filter(Boolean);
+  return flags.some((flag) => forms.includes(flag));
+}
+
+/** Lower-case words of a text, punctuation dropped (for matching quoted phrases). */
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu) ?? [];
+}
+
+/** Length of the longest run of `words` that `text` repeats in the same order. */
+function sharedRun(words: readonly string[], text: string): number {
+  const other = wordsOf(text);
+  let best = 0;
+  let previous = new Array<number>(other.length + 1).fill(0);
+  for (let i = 1; i <= words.length; i++) {
+    const row = new Array<number>(other.length + 1).fill(0);
+    for (let j = 1; j <= other.length; j++) {
+      if (words[i - 1] === other[j - 1]) {
+        row[j] = previous[j - 1] + 1;
+        if (row[j] > best) best = row[j];
+      }
+    }
+    previous = row;
+  }
+  return best;
+}

@@ -1,0 +1,91 @@
+/**
+ * Every tuning constant of the reply pipeline, in one place, each with why it is what it is.
+ * They were set on the tuning halves of bench/qa's sets and checked on the held-out halves
+ * (docs/benchmarks.md); a change here is a change of behaviour to measure the same way.
+ */
+
+// --- understand -------------------------------------------------------------------------------
+
+/** Words an ellipsis or pronoun carries over from the earlier question count this much against the message's own: the message says what is new. */
+export const CARRIED_WEIGHT = 0.6;
+
+// --- gather -----------------------------------------------------------------------------------
+
+/** What a related word (a WordNet synonym) found in a passage counts for the word it stands for: close, not the same. */
+export const RELATED_SHARE = 0.8;
+/** Weight of a related word in the search, against the word itself. */
+export const RELATED_WEIGHT = 0.35;
+/** Related words searched per query word, and in all: enough for a paraphrase, few enough not to drown the question. */
+export const RELATED_PER_WORD = 3;
+export const RELATED_TOTAL = 12;
+/** What an unknown word that is not a name counts, against the average taught word of the question (likely a paraphrase). */
+export const UNKNOWN_WORD_SHARE = 0.75;
+
+// --- rank -------------------------------------------------------------------------------------
+
+/** Nearby lines (one-unit-a-line text) and the other blocks of a section count this much for coverage: context, not the unit. */
+export const NEARBY_SHARE = 0.5;
+/** Weight of a passage's BM25 (against the best of its reading) beside its coverage of the question. */
+export const BM25_SHARE = 0.5;
+/** Rank added per word of the longest run of the message's words a passage repeats in order (a quotation). */
+export const RUN_BONUS = 0.08;
+/** What an entry named by an option the question writes ("-c", "--depth") adds: the question names its unit. */
+export const NAMED_BONUS = 0.6;
+/** Most rank question words standing together add (all of them adjacent); BM25 alone ignores word order. Small: on the tuning halves more helped the PDF set and hurt the Markdown one. */
+export const PROXIMITY_BONUS = 0.1;
+/**
+ * Rank taken from a unit that lacks the question's rarest taught word while another unit has it:
+ * the rarest word is what the question is about, so such a unit should not be the answer. Kept
+ * moderate: on the tuning halves a full penalty dropped answers whose rare word was a paraphrase.
+ */
+export const RAREST_MISSING_PENALTY = 0.3;
+/** Rank added to a unit of the kind the question wants (an option entry for "which option", a default, a command for "how do I"). */
+export const UNIT_KIND_BONUS = 0.2;
+/** Rank added to units in the same section as the earlier answer, for a reading resolved against the conversation. */
+export const PRIOR_SECTION_BONUS = 0.3;
+/** Rank taken from the earlier answer's own unit for a resolved follow-up: the reader has seen it. */
+export const REPEAT_PENALTY = 0.3;
+/** ... and in the same document. */
+export const PRIOR_DOCUMENT_BONUS = 0.1;
+/** Rank added when the document's title holds question words (a field of its own, like the heading path). */
+export const TITLE_BONUS = 0.1;
+
+// --- extract ----------------------------------------------------------------------------------
+
+/** Passages whose names may answer a who/where/how-many question (a "which X" looks at all). */
+export const NAMING_PASSAGES = 3;
+/** What a name in a passage other than the best one counts for, against one in the best passage. */
+export const OTHER_PASSAGE_SHARE = 0.35;
+/** How far the best short answer must lead the next to be put first. */
+export const CONFIDENCE_MARGIN = 1.25;
+/** Least rank of a further citation, against the best passage's: later citations must bear on the question nearly as well. */
+export const FURTHER_CITATION_SHARE = 0.75;
+
+// --- judge ------------------------------------------------------------------------------------
+
+/** Least share of the question (weighted by how rare its words are) the best unit must cover to be stated as the answer. */
+export const ANSWER_COVERAGE = 0.5;
+/** The same when some word of the question was never taught: the rest must cover more of it. */
+export const ANSWER_COVERAGE_UNKNOWN_WORD = 0.6;
+/** Coverage needed on top when the best unit lacks the question's rarest word (0: the score's coverage term already weighs it). */
+export const RAREST_MISSING_COVERAGE = 0;
+/** Least coverage for "the closest I found": below it the passage is not near enough to show. */
+export const NEAREST_COVERAGE = 0.34;
+/** The same when some word of the question was never taught (it may be what the question is about). */
+export const NEAREST_COVERAGE_UNKNOWN_WORD = 0.45;
+/** How much more of the question (as an amount of idf) a resolved follow-up must cover than the reading as written. */
+export const RESOLVED_MARGIN = 0.1;
+
+/**
+ * The confidence score is a logistic of the best unit's coverage and its lead over the next unit
+ * (its rank minus theirs, at most 1), fitted on the tuning halves of bench/qa's sets to the chance
+ * that the best unit holds the answer: coverage says the unit is about the question, the lead
+ * says the evidence singles it out.
+ */
+export const SCORE_BIAS = -2.5;
+export const SCORE_COVERAGE = 3.7;
+export const SCORE_MARGIN = 2.8;
+/** Least score stated as the answer: about 7 in 10 such units hold it on the tuning halves. */
+export const ANSWER_SCORE = 0.5;
+/** Least score for "the closest I found". */
+export const NEAREST_SCORE = 0.3;

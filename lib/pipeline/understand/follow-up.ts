@@ -1,0 +1,315 @@
+import type { Turn } from '../../sessions/index.js';
+import { capitalise, STOP_WORDS } from '../../text/index.js';
+import {
+  decay,
+  type EntityKind,
+  emptyFocus,
+  exchangesOf,
+  type Focus,
+  namesIn,
+  noteAnswer,
+  noteQuestion,
+  noteTopic,
+  referent,
+} from './focus.js';
+import { type AnswerKind, shapeOf } from './shape.js';
+
+/**
+ * What kind of follow-up a message is, read from its language alone: `pronoun` (a pronoun or
+ * demonstrative with nothing to point at in the message), `ellipsis` ("what about X?", "and X?",
+ * a fragment), `why`, `more` ("go on", "what else"), `example` ("show me an example").
+ */
+export type FollowUpKind = 'none' | 'pronoun' | 'ellipsis' | 'why' | 'more' | 'example';
+
+/** A message read against the conversation. */
+export interface FollowUp {
+  kind: FollowUpKind;
+  /** The question to answer: the message itself, or its reading resolved against the conversation. */
+  question: string;
+  /** Words of the earlier question the resolved reading carries over (searched at lower weight). */
+  carried: string;
+  /** The previous reply, for "why?", "more" and the earlier answer's unit. */
+  lastAnswer: string;
+  /** The earlier question it leans on, as it was read then. */
+  lastQuestion: string;
+  /** 1-based number of the user turn it leans on; 0 when it stands alone. */
+  leansOn: number;
+  focus: Focus;
+}
+
+/** A conversation with something of every kind in focus: what a message could lean on at most. */
+const LEANING_PROBE: Focus = {
+  entities: [
+    { text: 'someone', kind: 'person', salience: 1 },
+    { text: 'somewhere', kind: 'place', salience: 1 },
+    { text: 'something', kind: 'thing', salience: 1 },
+  ],
+  lastQuestion: 'something',
+  lastAnswer: 'something',
+};
+
+/** Exchanges that feed the focus. */
+const EXCHANGES = 4;
+
+const MORE =
+  /^(?:(?:please\s+)?(?:tell|show)\s+me\s+more(?:\s+about\s+(?:it|that|this|him|her|them))?|more|go on|continue|keep going|and then|what else|anything else|more please|what happened next|what happened then)[\s.!?]*$/i;
+/** Requests for an illustration of what was just said. */
+const EXAMPLE =
+  /^(?:(?:please\s+)?(?:show|give)\s+(?:me\s+)?(?:an?|some|one)\s+examples?|(?:an?\s+|any\s+|for\s+)?examples?|is there an example|do you have an example|what does (?:it|that) look like)(?:\s+(?:please|of (?:it|that|this)))?[\s.!?]*$/i;
+const WHY =
+  /^(?:why|why so|why is that|why was that|why not|how come|for what reason|what for|why did (?:he|she|they|it) do (?:that|it)|why\?+)[\s.!?]*$/i;
+const ELLIPSIS_START =
+  /^(?:and|but|also|so|or|then|what about|how about|and what about|and how about)\b[\s,]*/i;
+const PERSON_PRONOUN = /\b(he|him|his|she|her|hers|they|them|their)\b/i;
+const THING_PRONOUN = /\b(it|its)\b/i;
+/**
+ * "there" as a place: at the end of a clause. Followed by a verb ("there is", "there came") it is
+ * the existential "there", which points at nothing.
+ */
+const PLACE_PRONOUN = /\b(there)(?=\s*(?:[?.!,;]|$))/i;
+
+/**
+ * Rewrites a follow-up into a standalone question from what the conversation has in focus: a
+ * pronoun becomes the entity it stands for ("Where did she come from?" -> "Where did Naomi come
+ * from?"), an ellipsis carries the earlier question's words ("and his brother?" -> "Who was
+ * Moses's brother?"), "why?" and "tell me more" are marked for the reply to look around the
+ * previous answer. The conversation is replayed turn by turn, so a pronoun in an earlier
+ * question was resolved the same way.
+ */
+export function resolveFollowUp(
+  message: string,
+  history: readonly Turn[],
+  /** The document or topic a reply answered from (its section's top heading), undefined when it quoted no passage. */
+  topicOfAnswer: (answer: string) => string | undefined = () => undefined,
+  /** True for a word so common in the taught text that it cannot tell what a turn is about. */
+  isCommon: (name: string) => boolean = () => false,
+): FollowUp {
+  const focus = emptyFocus();
+  const alone = {
+    kind: 'none' as const,
+    question: message.trim(),
+    carried: '',
+    lastAnswer: '',
+    lastQuestion: '',
+    leansOn: 0,
+    focus,
+  };
+  // Whether a message leans on the conversation is read from its language alone: a message that
+  // would stand alone even after the fullest conversation is not replayed against this one.
+  if (history.length === 0 || rewriteWith(message, LEANING_PROBE).kind === 'none') return alone;
+  const exchanges = exchangesOf(history);
+  let leansOn = 0;
+  const from = Math.max(0, exchanges.length - EXCHANGES);
+  for (let at = from; at < exchanges.length; at++) {
+    const { question, answer } = exchanges[at];
+    decay(focus);
+    const read = rewriteWith(question, focus);
+    // What a turn asked, as it was read: with the words it carried from the one before.
+    const standalone =
+      read.carried && read.kind === 'pronoun' ? `${read.question} (${read.carried})` : read.question;
+    // Small talk and replies that quote no passage ("hello", "thanks", "I don't know") leave the
+    // focus as it was. A reply cut by a length limit may have lost its [n], so the passage decides.
+    const topic = topicOfAnswer(answer);
+    if (topic === undefined && !/\[\d+\]/.test(answer)) continue;
+    noteQuestion(focus, standalone, isCommon);
+    noteAnswer(focus, answer, kindAskedFor(shapeOf(standalone).kind), isCommon);
+    if (topic) noteTopic(focus, topic);
+    leansOn = at + 1;
+  }
+  decay(focus);
+  const rewritten = rewriteWith(message, focus);
+  return {
+    ...rewritten,
+    lastAnswer: focus.lastAnswer,
+    lastQuestion: focus.lastQuestion,
+    leansOn: rewritten.kind === 'none' ? 0 : leansOn,
+    focus,
+  };
+}
+
+function rewriteWith(
+  message: string,
+  focus: Focus,
+): Omit<FollowUp, 'lastAnswer' | 'lastQuestion' | 'leansOn' | 'focus'> {
+  const text = message.trim();
+  const none = { kind: 'none' as const, question: text, carried: '' };
+  if (!focus.lastAnswer && !focus.lastQuestion) return none;
+  if (MORE.test(text) && focus.lastAnswer) return { kind: 'more', question: text, carried: '' };
+  if (WHY.test(text) && focus.lastAnswer) return { kind: 'why', question: text, carried: '' };
+  // "An example" asks the earlier question again, for the example that shows it.
+  if (EXAMPLE.test(text) && focus.lastAnswer)
+    return { kind: 'example', question: focus.lastQuestion, carried: '' };
+
+  const ellipsis = ELLIPSIS_START.test(text) && text.replace(ELLIPSIS_START, '').trim() !== '';
+  let question = ellipsis ? text.replace(ELLIPSIS_START, '').trim() : text;
+  let replaced = false;
+  // A question that names someone of its own uses its pronouns for them ("Who gave her bread ... to Elijah?").
+  if (namesIn(question).length === 0) {
+    question = question.replace(
+      new RegExp(PERSON_PRONOUN, 'gi'),
+      (word, _p, offset: number, whole: string) => {
+        const entity = referent(focus, 'person');
+        if (!entity) return word;
+        replaced = true;
+        return personForm(word, entity.text, whole.slice(offset + word.length));
+      },
+    );
+    // "it" is replaced only in a short question ("Does it support ranges?"); a longer one names its own topic.
+    const thingPronoun = contentWords(question) <= 3 ? new RegExp(THING_PRONOUN, 'gi') : /$^/;
+    question = question.replace(thingPronoun, (word) => {
+      const entity = referent(focus, 'thing') ?? topicOf(focus);
+      if (!entity) return word;
+      replaced = true;
+      return word.toLowerCase() === 'its' ? `${entity.text}'s` : entity.text;
+    });
+    question = question.replace(PLACE_PRONOUN, (whole, word: string) => {
+      const entity = referent(focus, 'place');
+      if (!entity) return whole;
+      replaced = true;
+      return whole.slice(0, whole.length - word.length) + entity.text;
+    });
+  }
+  if (ellipsis || isFragment(question)) {
+    const previous = focus.lastQuestion;
+    // "What about X?" is the earlier question asked of X instead of its topic.
+    const instead = ellipsis && !replaced && isFragment(question) ? substituted(previous, question) : null;
+    if (instead) return { kind: 'ellipsis', question: instead, carried: '' };
+    if (isFragment(question)) question = framed(question, previous);
+    return { kind: 'ellipsis', question: capitalise(question), carried: replaced ? '' : previous };
+  }
+  // A pronoun or demonstrative that nothing in the message points at leans on the earlier
+  // question's topic: its words carry over ("How do I undo it?" keeps what "it" was).
+  if (replaced) return { kind: 'pronoun', question: capitalise(question), carried: '' };
+  if (pointsBack(question)) return { kind: 'pronoun', question: text, carried: focus.lastQuestion };
+  return none;
+}
+
+/**
+ * A fragment made a question: a noun phrase asks who or what it is ("Marla's husband?" -> "Who was
+ * Marla's husband?"); a fragment with a question word of its own ("for how much?") stays as it is
+ * and carries the earlier question's words.
+ */
+function framed(fragment: string, previous: string): string {
+  const text = fragment.replace(/[?.!]+$/, '').trim();
+  if (/\b(?:who|what|where|when|which|how|why)\b/i.test(text)) return `${text}?`;
+  const head = text.split(/\s+/).pop()?.toLowerCase() ?? '';
+  const past = /^\w+\s+(?:was|were|did)\b/i.test(previous);
+  const verb = past ? 'was' : 'is';
+  return PERSON_NOUNS.test(head) ? `Who ${verb} ${text}?` : `What ${verb} ${text}?`;
+}
+
+const PERSON_NOUNS =
+  /^(?:father|mother|brother|sister|son|daughter|wife|husband|uncle|aunt|cousin|child|children|sons|daughters|king|queen|friend|author|maintainer|owner|founder|parent|spouse|twin|teacher)$/;
+
+/** "his" -> "Moses's", "her husband" -> "Naomi's husband", "brought her up" -> "brought Esther up". */
+function personForm(pronoun: string, name: string, after: string): string {
+  const lower = pronoun.toLowerCase();
+  const possessive = `${name}'s`;
+  if (lower === 'his' || lower === 'their' || lower === 'hers') return possessive;
+  if (lower === 'her') {
+    // A possessive "her" is followed by its noun phrase; an object "her" by a function word
+    // (a particle or preposition: "took her in") or by the end of the clause.
+    const next = /^\s*(\p{L}+|[?.!,;])/u.exec(after)?.[1]?.toLowerCase();
+    return next && /^\p{L}/u.test(next) && !STOP_WORDS.has(next) ? possessive : name;
+  }
+  return name;
+}
+
+/**
+ * "What about X?" read as the earlier question with X in the place of its topic, when X is a
+ * name, option or code word and the earlier question has one of the same sort. Null otherwise.
+ */
+function substituted(previous: string, fragment: string): string | null {
+  const replacement = fragment.replace(/[?.!]+$/, '').trim();
+  if (!previous || replacement === '' || /\b(?:who|what|where|when|which|how|why)\b/i.test(replacement))
+    return null;
+  const marked = /^(?:`[^`]+`|--?[\w-]+|\S*[._/]\S*)$/.test(replacement) || /^\p{Lu}/u.test(replacement);
+  const slot = marked
+    ? /`[^`]+`|(?<=\s)--?[A-Za-z][\w-]*|(?<=\s)\S*\w[._/]\w\S*|(?<=\S\s+)\p{Lu}[\p{L}\p{N}_-]*/u.exec(
+        previous,
+      )
+    : null;
+  // Only a name put in the place of a name is safe to substitute; any other X is searched with
+  // the earlier question's words carried beside it.
+  return slot ? previous.replace(slot[0], replacement) : null;
+}
+
+/**
+ * Whether a message leans on something said before without naming it: a thing pronoun or a
+ * demonstrative ("it", "that", "this option", "them") in a short question whose other words do
+ * not name its topic.
+ */
+function pointsBack(question: string): boolean {
+  // "that" before a clause's subject ("check that the file exists") joins clauses, it points at nothing.
+  const pronouns = question.replace(
+    /\b(?:that|this)\s+(?=(?:the|a|an|my|your|our|their|it|he|she|they|we|i|you)\b)/gi,
+    ' ',
+  );
+  if (!DEMONSTRATIVE.test(pronouns)) return false;
+  return contentWords(question.replace(DEMONSTRATIVE_PHRASE, ' ')) <= 3;
+}
+
+const DEMONSTRATIVE = /\b(?:it|its|that|this|these|those|them|they|one)\b/i;
+/** A demonstrative with its noun ("this option", "that command") points back as a whole. */
+const DEMONSTRATIVE_PHRASE = /\b(?:this|that|these|those|the other|the same)\s+\p{L}+/giu;
+
+/**
+ * The topic of the last question when it names nothing: the noun after its first article or
+ * possessive ("Where does the river flow?" -> "river"), else its last content word ("How do I
+ * install semver?" -> "semver").
+ */
+function topicOf(focus: Focus): { text: string } | undefined {
+  const afterArticle = /\b(?:the|a|an|my|your|this|that|these|those|our)\s+([\p{L}\p{N}_.-]{3,})/iu.exec(
+    focus.lastQuestion,
+  )?.[1];
+  if (afterArticle && !QUESTION_WORDS.has(afterArticle.toLowerCase())) return { text: afterArticle };
+  const words = focus.lastQuestion
+    .replace(/[?.!,]/g, ' ')
+    .split(/\s+/)
+    .filter((word) => word.length > 2 && !QUESTION_WORDS.has(word.toLowerCase()));
+  const topic = words[words.length - 1];
+  return topic ? { text: topic } : undefined;
+}
+
+/** Words of a question other than question words, pronouns and other short words. */
+function contentWords(question: string): number {
+  return question
+    .replace(/[?.!,]/g, ' ')
+    .split(/\s+/)
+    .filter(
+      (word) =>
+        word.length > 2 &&
+        !QUESTION_WORDS.has(word.toLowerCase()) &&
+        !/^(?:its?|they|them|their)$/i.test(word),
+    ).length;
+}
+
+const QUESTION_WORDS = new Set(
+  'who what where when which why how does did was were is are the and make can could should would will with that this for from into about'.split(
+    ' ',
+  ),
+);
+
+/**
+ * A question that is not one on its own: no question word or auxiliary to start it and a few words
+ * ("Moses's brother?", "for how much?"), or just two words ("which one?").
+ */
+function isFragment(question: string): boolean {
+  const words = question.replace(/[?.!]/g, '').trim().split(/\s+/);
+  if (words.length <= 2 && words[0] !== '')
+    return !/^(?:who|what|where|when|why|how)$/i.test(words[0]) || words.length === 1;
+  return words.length <= 4 && !QUESTION_START.test(question);
+}
+
+const QUESTION_START =
+  /^(?:who|whom|whose|what|when|where|which|why|how|is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|tell|show|explain|describe|list|name|give)\b/i;
+
+function kindAskedFor(kind: AnswerKind): EntityKind {
+  return kind === 'person'
+    ? 'person'
+    : kind === 'place'
+      ? 'place'
+      : kind === 'thing' || kind === 'choice'
+        ? 'thing'
+        : 'unknown';
+}

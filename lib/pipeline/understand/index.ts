@@ -1,0 +1,114 @@
+import { type DialogueKnowledge, type SocialReply, socialReply } from '../../dialogue/index.js';
+import type { PassageIndex } from '../../retrieval/index.js';
+import { searchTerm } from '../../retrieval/index.js';
+import type { Turn } from '../../sessions/index.js';
+import { previousPassage } from '../around.js';
+import type { Knowledge } from '../types.js';
+import { type FollowUp, resolveFollowUp } from './follow-up.js';
+import { asksForMadeUpText, madeUpTopic, type QuestionShape, shapeOf } from './shape.js';
+
+export type { FollowUp, FollowUpKind } from './follow-up.js';
+export { type AnswerKind, type QuestionShape, shapeOf, type UnitWanted } from './shape.js';
+
+/** One way of reading the message, searched and ranked beside the others. */
+export interface Reading {
+  question: string;
+  /** Words carried over from the earlier question, searched at lower weight ('' for none). */
+  carried: string;
+  shape: QuestionShape;
+  /** True for the reading resolved against the conversation. */
+  resolved: boolean;
+  /** The earlier answer's unit (a passage id), a prior in ranking; -1 for none. */
+  prior: number;
+}
+
+/** What the first stage made of a message. */
+export type Understanding =
+  | { kind: 'social'; social: SocialReply; empty: boolean }
+  | { kind: 'empty' }
+  | { kind: 'made-up'; topic: string }
+  /** "why?", "more", "an example": about the earlier answer's unit (`from`, -1 when it is not found). */
+  | { kind: 'around'; followUp: FollowUp; from: number }
+  | { kind: 'question'; readings: Reading[]; followUp: FollowUp };
+
+/** Share of the passages a name may appear in and still tell what a turn is about. */
+const COMMON_NAME_SHARE = 0.08;
+
+/**
+ * Understand: small talk (the dialogue layer, only when it is sure), a request for made-up text,
+ * and otherwise the readings of a question: as written and, when its language leans on the
+ * conversation (a pronoun with nothing to point at, an ellipsis, "why?", "more", "an example"),
+ * resolved against it, with the earlier answer's unit as a prior.
+ */
+export function understand(knowledge: Knowledge, message: string, history: readonly Turn[]): Understanding {
+  const { model, passages } = knowledge;
+  const empty = passages.size === 0 && model.vocabSize === 0;
+  const social = socialReply(message, knowledge as DialogueKnowledge);
+  if (social) return { kind: 'social', social, empty };
+  if (empty) return { kind: 'empty' };
+  if (asksForMadeUpText(message)) return { kind: 'made-up', topic: madeUpTopic(message) };
+
+  const followUp = resolveFollowUp(
+    message,
+    history,
+    (answer) => topicOfAnswer(passages, answer),
+    (name) => isCommon(passages, name),
+  );
+  const prior = followUp.kind === 'none' ? -1 : previousPassage(passages, followUp.lastAnswer);
+  if (followUp.kind === 'why' || followUp.kind === 'more') return { kind: 'around', followUp, from: prior };
+  // "An example": the one nearest the earlier answer when its section has one (the pipeline looks
+  // there first), else an example of the earlier question's topic, searched as a how-to.
+  if (followUp.kind === 'example' && prior >= 0 && hasExampleNear(passages, prior)) {
+    return { kind: 'around', followUp, from: prior };
+  }
+  const asWritten: Reading = {
+    question: message.trim(),
+    carried: '',
+    shape: shapeOf(message),
+    resolved: false,
+    prior: -1,
+  };
+  if (followUp.kind === 'none') return { kind: 'question', readings: [asWritten], followUp };
+  const resolved: Reading = {
+    question: followUp.question,
+    carried: followUp.carried,
+    shape: shapeOf(followUp.question === message.trim() ? followUp.lastQuestion : followUp.question),
+    resolved: true,
+    prior,
+  };
+  // The shape of "how do I undo it?" is its own; only a fragment takes the earlier question's.
+  if (followUp.question === message.trim()) resolved.shape = { ...shapeOf(message) };
+  if (followUp.kind === 'example') resolved.shape = { ...resolved.shape, wants: 'procedure' };
+  return { kind: 'question', readings: [asWritten, resolved], followUp };
+}
+
+/** Whether the section of a unit holds a code block: an example documentation shows beside what it explains. */
+function hasExampleNear(passages: PassageIndex, id: number): boolean {
+  const section = passages.sectionIdOf(id);
+  const start = passages.sectionStarts[section];
+  for (let at = start; at < start + passages.sectionSizes[section]; at++) {
+    if (passages.kindOf(at) === 'code') return true;
+  }
+  return false;
+}
+
+/**
+ * The top heading of the section the earlier answer quoted: the topic a pronoun may stand for;
+ * '' when the passage has no heading, undefined when the answer quoted no passage.
+ */
+function topicOfAnswer(passages: PassageIndex, answer: string): string | undefined {
+  const from = previousPassage(passages, answer);
+  if (from < 0) return undefined;
+  return (
+    passages
+      .section(from)
+      .path[0]?.replace(/[([{].*$/, '')
+      .trim() ?? ''
+  );
+}
+
+function isCommon(passages: PassageIndex, name: string): boolean {
+  const term = searchTerm(name.split(/\s+/)[0] ?? '');
+  if (!term || passages.size === 0) return false;
+  return passages.documentFrequency(term) > passages.size * COMMON_NAME_SHARE;
+}

@@ -1,0 +1,114 @@
+/** What kind of short answer a question asks for. */
+export type AnswerKind = 'person' | 'place' | 'time' | 'number' | 'choice' | 'reason' | 'thing';
+
+/**
+ * What kind of unit answers a question, read from its structure: `name` for "which option /
+ * flag / command ..." (a unit that names a setting), `default` for a question about a default,
+ * `procedure` for "how do I / how to ..." (an instruction or a command), `reason` for "why",
+ * `fact` otherwise.
+ */
+export type UnitWanted = 'name' | 'default' | 'procedure' | 'reason' | 'fact';
+
+/** How the service reads a question before answering it. */
+export interface QuestionShape {
+  kind: AnswerKind;
+  /** For "which X" / "what X" questions: the word X the answer qualifies (case-folded). */
+  focus: string | null;
+  wants: UnitWanted;
+}
+
+/** Words that ask for made-up text: a story, a poem, "write something about the sea". */
+const MADE_UP =
+  /^(?:please\s+)?(?:(?:tell|write|give|make up|compose|invent)\s+(?:me\s+|us\s+)?(?:a|an|another|some)\s+(?:short\s+|little\s+|new\s+)?(?:story|poem|tale|verse|song|fable|limerick|haiku|rhyme)|write\s+(?:me\s+)?(?:something|anything|a few lines|a paragraph|some text)|(?:say|generate|babble)\s+(?:something|anything|some text)(?:\s+random)?|make\s+(?:something|a story)\s+up|improvise)\b/i;
+
+/** What made-up text is asked to be about: "write something about the sea" -> "the sea" ('' for none). */
+export function madeUpTopic(message: string): string {
+  return message
+    .trim()
+    .replace(MADE_UP, '')
+    .replace(/^[\s,]*(?:about|on|of|with|for)\b/i, '')
+    .replace(/[?.!]+$/, '')
+    .trim();
+}
+
+/** True when someone asks for made-up text: the only messages the generator answers. */
+export function asksForMadeUpText(message: string): boolean {
+  return MADE_UP.test(message.trim());
+}
+
+/**
+ * Nouns technical writing uses for a named setting of a program: a question "which X ..." or
+ * "what X ..." with one of them as X asks for the unit that names it (an option list entry, a
+ * heading such as `retries (Number)`), so the name must reach the reply.
+ */
+const SETTING_NOUNS =
+  /^(?:option|options|flag|flags|switch|switches|setting|settings|parameter|parameters|argument|arguments|variable|variables|command|commands|subcommand|key|keys|field|fields|property|properties|directive|directives|attribute|attributes|function|functions|method|methods|pragma|pragmas|keyword|keywords|hook|hooks|event|events|header|headers|file|files|value|values|mode|modes|type|types|plugin|plugins|program|tool|utility)$/;
+
+/** Reads the shape of a question: what kind of short answer and what kind of unit it wants. */
+export function shapeOf(message: string): QuestionShape {
+  const lower = message.trim().toLowerCase();
+  let kind: AnswerKind = 'thing';
+  let focus: string | null = null;
+  if (/^(?:who|whom|whose)\b|\b(?:who|whom)\b[^?]*\?$/.test(lower)) kind = 'person';
+  else if (/^where\b/.test(lower)) kind = 'place';
+  else if (/^when\b|^what (?:year|day|time|month)\b/.test(lower)) kind = 'time';
+  else if (/^how (?:many|much|old|long|far|big|large|tall)\b/.test(lower)) kind = 'number';
+  else if (/^why\b|^how come\b/.test(lower)) kind = 'reason';
+  else {
+    const which = /^(?:which|what)\s+([a-z]+)\b/.exec(lower);
+    if (which && !AUXILIARIES.has(which[1])) {
+      kind = 'choice';
+      focus = headNoun(lower);
+    }
+  }
+  return { kind, focus, wants: unitWanted(lower, kind, focus) };
+}
+
+function unitWanted(lower: string, kind: AnswerKind, focus: string | null): UnitWanted {
+  if (kind === 'reason') return 'reason';
+  // "is X on by default", "what is the default Y": the unit must state the default.
+  if (/\bdefaults?\b|\bby default\b/.test(lower)) return 'default';
+  if (
+    (focus && SETTING_NOUNS.test(focus)) ||
+    /^(?:which|what)\s+\S+\s+(?:option|flag|setting|command)s?\b/.test(lower)
+  )
+    return 'name';
+  // The instruction forms of English: "how do I", "how can I", "how to", "how should we".
+  if (
+    /^(?:how\s+(?:do|can|could|should|would|may|might|will)\s+(?:i|we|you|one)\b|how\s+to\b|(?:is|are)\s+there\s+a\s+way\b)/.test(
+      lower,
+    )
+  )
+    return 'procedure';
+  return 'fact';
+}
+
+const AUXILIARIES = new Set(
+  'is are was were am do does did can could should would will shall may might has have had of about kind sort'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The noun a "which X" question asks about: the last word before its verb ("which private key files
+ * does ..." -> "files"), or the first word when no auxiliary follows soon.
+ */
+function headNoun(question: string): string {
+  const words = question
+    .replace(/[^a-z0-9\s-]/g, ' ')
+    .split(/\s+/)
+    .slice(1, 6);
+  const verb = words.findIndex((word) => AUXILIARIES.has(word) || VERBISH.has(word));
+  if (verb > 0 && verb <= 4) return words[verb - 1];
+  return words[0];
+}
+
+/**
+ * The verbs reference documentation describes what a setting does with ("lets", "sets",
+ * "controls"): where a "which X" noun phrase ends when no auxiliary ends it.
+ */
+const VERBISH = new Set(
+  'lets allows makes shows stops prevents enables disables sets controls changes gives returns causes turns selects specifies determines limits'.split(
+    ' ',
+  ),
+);
