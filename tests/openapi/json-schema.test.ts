@@ -30,9 +30,7 @@ describe('the JSON Schema validator of the OpenAPI test', () => {
     );
     expect(
       check('TrainResponse', { ok: true, tokens: 1.5, vocabSize: 2, documentId: 'a', status: 'trained' }),
-    ).toEqual([
-      '$.tokens: expected integer, got number',
-    ]);
+    ).toEqual(['$.tokens: expected integer, got number']);
   });
 
   it('checks enums, patterns, nested objects and arrays through $ref', () => {
