@@ -37,36 +37,39 @@ export async function trainPart(
     return { ok: true, tokens: 0, vocabSize: await keeper.vocabSize(), documentId, status: 'unchanged' };
   }
   const key = partsKey(documentId, input.sha256);
-  const held = await store.hgetall(key);
-  if (held.parts !== undefined && Number(held.parts) !== parts) {
+  const received = `${key}:received`;
+  const field = `part:${part}`;
+  const [heldParts, earlier] = await store.batch().hget(key, 'parts').hget(key, field).exec();
+  if (heldParts !== null && Number(heldParts) !== parts) {
     throw new HttpError(
       'idempotency_conflict',
-      `parts: this upload of ${JSON.stringify(documentId)} was started with ${held.parts} parts, not ${parts}; start again with a new content hash, or send the same split.`,
+      `parts: this upload of ${JSON.stringify(documentId)} was started with ${heldParts} parts, not ${parts}; start again with a new content hash, or send the same split.`,
       { field: 'parts' },
     );
   }
-  const field = `part:${part}`;
-  const earlier = held[field];
-  if (earlier !== undefined && earlier !== input.document.text) {
+  if (earlier !== null && earlier !== input.document.text) {
     throw new HttpError(
       'idempotency_conflict',
       `part ${part} of ${JSON.stringify(documentId)} was already sent with other text for the same sha256; retrying will not help.`,
       { field: 'part' },
     );
   }
-  if (earlier === undefined) {
-    await store
-      .batch()
-      .hset(key, {
-        parts: String(parts),
-        [field]: input.document.text,
-        [`bytes:${part}`]: String(input.bytes),
-      })
-      .expire(key, PARTS_TTL_SECONDS)
-      .exec();
-    held[field] = input.document.text;
-    held[`bytes:${part}`] = String(input.bytes);
-  }
+  // Each part is written once and only counted here; the texts are read back once, when all are in.
+  const batch = store.batch();
+  if (earlier === null)
+    batch.hset(key, {
+      parts: String(parts),
+      [field]: input.document.text,
+      [`bytes:${part}`]: String(input.bytes),
+    });
+  batch
+    .expire(key, PARTS_TTL_SECONDS)
+    .sadd(received, String(part))
+    .expire(received, PARTS_TTL_SECONDS)
+    .scard(received);
+  const results = await batch.exec();
+  if (Number(results[results.length - 1]) < parts) return { documentId, status: 'pending', part, parts };
+  const held = await store.hgetall(key);
   const texts: string[] = [];
   let bytes = 0;
   for (let k = 1; k <= parts; k++) {
@@ -80,6 +83,6 @@ export async function trainPart(
     sha256: input.sha256,
     bytes,
   });
-  await store.del(key).catch(() => 0);
+  await store.del(key, received).catch(() => 0);
   return answer;
 }
