@@ -64,12 +64,18 @@ export function ownCorpus(store: Store): CorpusSource {
     snapshotFits: (tag, position) => tag.epoch === position.epoch && tag.chunks <= position.chunks,
     writesSnapshots: true,
     async vocabSize() {
-      const [size, forgets] = await store
+      const [size, totals, chunks, epoch, measured] = await store
         .batch()
         .scard(trainingKeys.vocabulary)
         .hgetall(trainingKeys.stats)
+        .llen(trainingKeys.chunks)
+        .get(trainingKeys.epoch)
+        .get(trainingKeys.vocabularyAt)
         .exec();
-      return Number((forgets as Record<string, string>).forgets ?? 0) > 0 ? undefined : Number(size);
+      if (Number((totals as Record<string, string>).forgets ?? 0) === 0) return Number(size);
+      // After a forget the set of words ever trained is too large; the size an instance measured
+      // at exactly this position (nothing trained since) is exact.
+      return measuredVocabulary(measured as string | null, Number(chunks), String(epoch ?? '0'));
     },
     allChunks: () => store.lrange(trainingKeys.chunks, 0, -1),
     stats: () => corpusStats(store, (key) => key),
@@ -150,4 +156,21 @@ async function corpusStats(store: Store, key: (name: string) => string): Promise
     tokens: Number(hash.tokens ?? 0),
     characters: Number(hash.characters ?? 0),
   };
+}
+
+/** The value of `trainingKeys.vocabularyAt`: where an instance measured its vocabulary, and the size. */
+export function encodeMeasuredVocabulary(chunks: number, epoch: string, size: number): string {
+  return JSON.stringify({ chunks, epoch, size });
+}
+
+function measuredVocabulary(raw: string | null, chunks: number, epoch: string): number | undefined {
+  if (!raw) return undefined;
+  try {
+    const at = JSON.parse(raw) as { chunks?: unknown; epoch?: unknown; size?: unknown };
+    return at.chunks === chunks && at.epoch === epoch && Number.isInteger(at.size)
+      ? (at.size as number)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

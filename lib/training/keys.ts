@@ -6,6 +6,11 @@ export const trainingKeys = {
   dialogue: 'lm:dialogue',
   /** Set of the distinct tokens (case-folded) ever trained: its size is the vocabulary size. */
   vocabulary: 'lm:vocab',
+  /**
+   * JSON { chunks, epoch, size }: the vocabulary size an instance measured at that position (written
+   * after a train or a forget once documents have been forgotten; trusted only at that very position).
+   */
+  vocabularyAt: 'lm:vocab:at',
   /** Blob: a snapshot of the counts, self-describing (epoch and chunks covered in its header). */
   snapshot: 'lm:snapshot',
   /** How many chunks the last written snapshot covers (a hint for when to write the next). */

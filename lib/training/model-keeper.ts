@@ -20,7 +20,12 @@ import type { Knowledge } from '../pipeline/index.js';
 import { PassageIndex } from '../retrieval/index.js';
 import type { Store, StoreBatch } from '../store/index.js';
 import { corpusFull } from './corpus-ceiling.js';
-import { type CorpusPosition, type CorpusSource, ownCorpus } from './corpus-source.js';
+import {
+  type CorpusPosition,
+  type CorpusSource,
+  encodeMeasuredVocabulary,
+  ownCorpus,
+} from './corpus-source.js';
 import { DocumentLedger } from './document-ledger.js';
 import { trainingKeys } from './keys.js';
 import { decodeSnapshot } from './snapshot.js';
@@ -407,6 +412,21 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     await serialized(() => catchUp(where));
   }
 
+  /**
+   * Once anything was forgotten, the vocabulary size at this position, for health and stats to read
+   * in one round trip instead of catching a model up (trusted only while the corpus is still here).
+   */
+  async function noteVocabulary(position: CorpusPosition, forgot = false): Promise<void> {
+    if (!source.writesSnapshots || (!forgot && !ledger.forgotAny)) return;
+    if (position.chunks !== applied || position.epoch !== epoch) return;
+    await store
+      .set(
+        trainingKeys.vocabularyAt,
+        encodeMeasuredVocabulary(position.chunks, position.epoch, model.vocabSize),
+      )
+      .catch((error: unknown) => logError('vocabulary_size_not_noted', error));
+  }
+
   /** Five writes a document: its forget entry, its table entry gone, its totals taken off the corpus's. */
   function queueForget(batch: StoreBatch, records: readonly DocumentRecord[]): number {
     for (const record of records) {
@@ -497,6 +517,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       const position = source.positionOf((await batch.exec()).slice(positionAt));
       snapshots.trained();
       await serialized(() => catchUp(position));
+      await noteVocabulary(position);
       return {
         tokens: tokens.length,
         vocabSize: model.vocabSize,
@@ -513,6 +534,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       const position = source.positionOf((await batch.exec()).slice(positionAt));
       snapshots.trained();
       await serialized(() => catchUp(position));
+      await noteVocabulary(position, true);
     },
     async document(id) {
       return decodeDocumentRecord((await store.hget(trainingKeys.documents, id)) ?? undefined);
@@ -547,6 +569,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
         .del(trainingKeys.snapshotChunks)
         .del(trainingKeys.stats)
         .del(trainingKeys.documents)
+        .del(trainingKeys.vocabularyAt)
         .del(trainingKeys.starter)
         .incr(trainingKeys.epoch)
         .exec();

@@ -59,6 +59,23 @@ describe.each([
     expect(await arpa(cold)).toBe(await arpa(fresh));
   });
 
+  it('after a forget, another instance reads the exact vocabulary size in one round trip, until more is trained', async () => {
+    const store = await makeStore();
+    const warm = keeperOn(store, 1000);
+    for (const id of ['one', 'two', 'four']) await teach(warm, store, id);
+    await warm.forget([(await warm.document('two'))!]);
+    const exact = (await warm.current()).vocabSize;
+    const other = keeperOn(store, 1000);
+    expect(await other.vocabSize()).toBe(exact);
+    expect(other.cached().vocabSize).toBe(0);
+    await teach(warm, store, 'three');
+    expect(await other.vocabSize()).toBe((await warm.current()).vocabSize);
+    // A train on another instance without a measurement: the size comes from catching the model up.
+    await store.del(trainingKeys.vocabularyAt);
+    expect(await other.vocabSize()).toBe((await warm.current()).vocabSize);
+    expect(other.cached().vocabSize).toBeGreaterThan(0);
+  });
+
   it('a cold instance from a snapshot written before a delete rebuilds: equal to a fresh store trained on the rest', async () => {
     const store = await makeStore();
     const warm = keeperOn(store, 2);
