@@ -132,6 +132,23 @@ describe('parts of a file larger than one request', () => {
     expect(await services.store.countKeys('train:parts:')).toBe(0);
   });
 
+  it('complete in any order, and refuse another split of the same hash with 422', async () => {
+    const services = embeddedServices(ADMIN_ENV);
+    const api = client(services);
+    const sha256 = 'c'.repeat(64);
+    const send = (part: number, parts: number, text: string) =>
+      api.train({ text, documentId: 'shuffled.txt', sha256, part, parts });
+    expect((await send(3, 3, 'and the okapi.')).status).toBe(202);
+    const mismatch = await send(1, 4, 'The wombat, ');
+    expect(mismatch.status).toBe(422);
+    expect((await mismatch.json()).code).toBe('idempotency_conflict');
+    expect((await send(1, 3, 'The wombat, ')).status).toBe(202);
+    const last = await send(2, 3, 'the quokka ');
+    expect(last.status).toBe(200);
+    expect(await last.json()).toMatchObject({ status: 'trained', documentId: 'shuffled.txt' });
+    expect(await passageText(services)).toBe('The wombat, the quokka and the okapi.');
+  });
+
   it('expire when the upload never completes', async () => {
     const services = await redisServices(ADMIN_ENV);
     const api = client(services);
