@@ -139,3 +139,19 @@ export function describeError(error, about = 'file') {
   if (typeof body?.error === 'string') return body.error;
   return `The service answered ${status}; please try again.`;
 }
+
+/** POST /api/feedback: the visitor's thumbs on a reply; resolves to `{ ok, replyId, rating }`. */
+export async function rateReply(replyId, rating, comment = '') {
+  const body = { replyId, rating, ...(comment ? { comment } : {}) };
+  return parseBody(await request('api/feedback', jsonInit(body, 'application/json')));
+}
+
+/** An owner's request: X-Owner-Email and the admin token as a bearer. */
+export async function ownerRequest(path, owner, init = {}) {
+  const headers = {
+    'X-Owner-Email': owner.email,
+    Authorization: `Bearer ${owner.token}`,
+    Accept: 'application/json',
+  };
+  return parseBody(await request(path, { ...init, headers: { ...headers, ...(init.headers ?? {}) } }));
+}

@@ -1,4 +1,5 @@
 import { describeError, health, sendChat, train, trainFile, upload } from './api.js';
+import { ratingRow } from './feedback.js';
 import { renderMarkdown } from './markdown.js';
 import { formatOfFileName, splitForTraining, splitMarkdownForTraining, trainInParts } from './training.js';
 
@@ -182,18 +183,28 @@ function addUserMessage(text, image) {
   return item;
 }
 
+/** An http(s) address, or null: no other scheme becomes a link. */
+function httpUrl(value) {
+  return typeof value === 'string' && /^https?:\/\//i.test(value) ? value : null;
+}
+
 function sourceItem(source, index, idPrefix) {
   const ref = source?.ref ?? {};
-  const url = typeof ref.url === 'string' && /^https?:\/\//i.test(ref.url) ? ref.url : null;
-  const document = [source?.file, source?.section].filter((part) => typeof part === 'string' && part !== '');
+  const url = httpUrl(source?.url) ?? httpUrl(ref.url);
+  const section = typeof source?.section === 'string' ? source.section.replace(/\s+>\s+/g, ' › ') : '';
+  const title = source?.title ?? source?.file;
+  const document = [typeof ref.url === 'string' ? null : title, section].filter(
+    (part) => typeof part === 'string' && part !== '',
+  );
   const page = typeof source?.page === 'number' ? ` · p. ${source.page}` : '';
-  const where = url
-    ? String(ref.title || url)
-    : document.length > 0
+  const where =
+    document.length > 0
       ? `${document.join(' › ')}${page}`
-      : typeof ref.line === 'number'
-        ? `line ${numberFormat.format(ref.line)}${page}`
-        : 'passage';
+      : url
+        ? String(ref.title || url)
+        : typeof ref.line === 'number'
+          ? `line ${numberFormat.format(ref.line)}${page}`
+          : 'passage';
   const text = typeof source?.text === 'string' ? source.text : '';
   const score = typeof source?.score === 'number' ? source.score.toFixed(2) : null;
   const summary = el(
@@ -201,14 +212,14 @@ function sourceItem(source, index, idPrefix) {
     {},
     el('span', { class: 'cite' }, `[${index + 1}]`),
     ' ',
-    el('span', { class: 'where' }, where),
+    url
+      ? el('a', { class: 'where', href: url, target: '_blank', rel: 'noopener' }, where)
+      : el('span', { class: 'where' }, where),
     score === null ? null : el('span', { class: 'score', title: 'Relevance score' }, score),
     el('span', { class: 'snippet' }, text),
   );
   const body = el('div', { class: 'source-body' }, el('blockquote', {}, text));
-  if (url) {
-    body.append(el('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, `${where} ↗`));
-  } else if (typeof ref.chunk === 'number') {
+  if (typeof ref.chunk === 'number') {
     body.append(el('p', { class: 'meta' }, `Trained text, chunk ${ref.chunk}, line ${ref.line}`));
   }
   return el(
@@ -346,6 +357,7 @@ function addReply(variant, mode) {
       const facts = [];
       if (typeof body.tokens === 'number') facts.push(`${body.tokens} tokens`);
       if (facts.length) item.append(el('p', { class: 'meta' }, facts.join(' · ')));
+      if (typeof body.replyId === 'string') item.append(ratingRow(body.replyId));
       scrollToEnd();
     },
     stop(text) {

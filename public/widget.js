@@ -1,7 +1,9 @@
 /*
  * The chat widget: <script src="https://HOST/widget.js" defer></script> on any page.
  * Options (data- attributes of the tag): data-title, data-greeting, data-accent, data-position
- * (right | left), data-mode (instant | expert | apex). It talks to HOST/api/ui/chat, the host its
+ * (right | left), data-mode (instant | expert | apex), data-starters (up to four questions shown
+ * before the first message, separated by "|"; without it, up to three from /api/suggestions).
+ * It talks to HOST/api/ui/chat, the host its
  * own script came from, and lives in a Shadow DOM so the page's styles and its own never mix.
  */
 (() => {
@@ -16,6 +18,11 @@
   const mode = ['instant', 'expert', 'apex'].includes(data.mode) ? data.mode : 'expert';
   const accent = data.accent && CSS.supports('color', data.accent) ? data.accent : '#1f5fbf';
   const storageKey = `ngram-chat:${service}`;
+  const starters = (data.starters || '')
+    .split('|')
+    .map((question) => question.trim().slice(0, 200))
+    .filter(Boolean)
+    .slice(0, 4);
   const MAX_KEPT = 40;
 
   const css = `
@@ -56,6 +63,16 @@ details { margin: 2px 0; }
 summary { cursor: pointer; color: #0b4fa8; border-radius: 4px; }
 blockquote { margin: 4px 0 6px; padding: 4px 8px; border-left: 3px solid var(--accent); background: #f6f7f9; color: #333; white-space: pre-wrap; }
 .typing::after { content: "…"; }
+.sources a { color: #0b4fa8; }
+.starters { display: flex; flex-direction: column; align-items: flex-start; gap: 6px; }
+.starters button, .rate button { border: 1px solid #c3c9d1; background: #fff; color: #1a1a1a; border-radius: 14px;
+  padding: 5px 10px; cursor: pointer; font-size: 14px; text-align: left; }
+.rate { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; margin-top: 6px; font-size: 13px; color: #555; }
+.rate button { min-width: 36px; min-height: 32px; padding: 2px 8px; }
+.rate button[aria-pressed="true"] { background: var(--accent); color: var(--on-accent); border-color: var(--accent); }
+.rate form { display: flex; flex-direction: column; gap: 6px; width: 100%; padding: 0; border: 0; background: none; }
+.rate textarea { min-height: 60px; font-size: 14px; }
+.rate form button { align-self: flex-start; min-height: 32px; padding: 0 12px; }
 form { display: flex; gap: 8px; padding: 10px; border-top: 1px solid #e3e6ea; background: #fff; }
 textarea { flex: 1; resize: none; min-height: 42px; max-height: 120px; padding: 10px; border: 1px solid #9aa3ad;
   border-radius: 10px; color: #1a1a1a; background: #fff; }
@@ -231,6 +248,12 @@ form button:disabled { opacity: .55; cursor: default; }
   };
 
   // ---- rendering ----
+  /** "title › section", linked (new tab) when the source has an http(s) url. */
+  const citationOf = (source) => {
+    const label = source.section ? `${source.title} › ${source.section}` : source.title;
+    const url = typeof source.url === 'string' && /^https?:\/\//i.test(source.url) ? source.url : '';
+    return url ? el('a', { href: url, target: '_blank', rel: 'noopener' }, label) : label;
+  };
   const sourcesOf = (sources) => {
     const box = el('div', { class: 'sources' }, el('h4', {}, 'Sources'));
     sources.forEach((source, index) => {
@@ -238,12 +261,75 @@ form button:disabled { opacity: .55; cursor: default; }
         el(
           'details',
           {},
-          el('summary', {}, `[${index + 1}] ${source.title}`),
+          el('summary', {}, `[${index + 1}] `, citationOf(source)),
           el('blockquote', {}, source.text || 'No passage text.'),
         ),
       );
     });
     return box;
+  };
+  /** The thumbs under a reply; thumbs down opens a comment box. Sends POST /api/feedback. */
+  const ratingOf = (message) => {
+    const row = el('div', { class: 'rate', role: 'group', 'aria-label': 'Rate this answer' });
+    const status = el('span', { role: 'status' });
+    const thumb = (rating, label, face) => {
+      const button = el(
+        'button',
+        { type: 'button', 'aria-label': label, 'aria-pressed': String(message.rating === rating) },
+        face,
+      );
+      button.addEventListener('click', () => {
+        if (rating === 'up') rate(message, 'up', '', row, status);
+        else if (!row.querySelector('form')) row.append(commentBox(message, row, status));
+      });
+      return button;
+    };
+    row.append(thumb('up', 'Helpful', '👍'), thumb('down', 'Not helpful', '👎'), status);
+    if (message.rating) status.textContent = 'Thanks for your feedback.';
+    return row;
+  };
+  const commentBox = (message, row, status) => {
+    const comment = el('textarea', {
+      maxlength: '1000',
+      rows: '2',
+      'aria-label': 'What was wrong? (optional)',
+      placeholder: 'What was wrong? (optional)',
+    });
+    const submit = el('button', { type: 'submit' }, 'Send feedback');
+    const box = el('form', {}, comment, submit);
+    box.addEventListener('submit', (event) => {
+      event.preventDefault();
+      event.stopPropagation();
+      rate(message, 'down', comment.value.trim(), row, status);
+    });
+    queueMicrotask(() => comment.focus());
+    return box;
+  };
+  const rate = async (message, rating, comment, row, status) => {
+    status.textContent = 'Sending…';
+    try {
+      const response = await fetch(`${service}/api/feedback`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ replyId: message.replyId, rating, ...(comment ? { comment } : {}) }),
+      });
+      if (!response.ok) {
+        const body = await response.json().catch(() => ({}));
+        throw new Error(body.error || `The chat service answered ${response.status}.`);
+      }
+      message.rating = rating;
+      save();
+      for (const button of row.querySelectorAll(':scope > button'))
+        button.setAttribute(
+          'aria-pressed',
+          String(button.getAttribute('aria-label') === (rating === 'up' ? 'Helpful' : 'Not helpful')),
+        );
+      row.querySelector('form')?.remove();
+      status.textContent = 'Thanks for your feedback.';
+    } catch (error) {
+      status.textContent =
+        error instanceof TypeError ? 'The chat service cannot be reached right now.' : error.message;
+    }
   };
   const render = (message, node = el('div')) => {
     node.className = `msg ${message.role === 'user' ? 'user' : 'bot'}${message.error ? ' error' : ''}`;
@@ -252,12 +338,41 @@ form button:disabled { opacity: .55; cursor: default; }
     else {
       node.append(...markdown(message.text));
       if (message.sources?.length) node.append(sourcesOf(message.sources));
+      if (message.replyId && !message.error) node.append(ratingOf(message));
     }
     return node;
+  };
+  /** The starter questions: data-starters, else up to three the documents answer (asked once). */
+  let suggested = null;
+  const starterQuestions = async () => {
+    if (starters.length > 0) return starters;
+    suggested ??= fetch(`${service}/api/suggestions`)
+      .then((response) => (response.ok ? response.json() : { questions: [] }))
+      .then((body) =>
+        Array.isArray(body.questions) ? body.questions.filter((q) => typeof q === 'string').slice(0, 3) : [],
+      )
+      .catch(() => []);
+    return suggested;
+  };
+  const showStarters = async () => {
+    const questions = await starterQuestions();
+    if (questions.length === 0 || state.messages.length > 0 || log.querySelector('.starters')) return;
+    const list = el('div', { class: 'starters', role: 'group', 'aria-label': 'Questions to start with' });
+    for (const question of questions) {
+      const button = el('button', { type: 'button' }, question);
+      button.addEventListener('click', () => {
+        if (busy) return;
+        list.remove();
+        ask(question);
+      });
+      list.append(button);
+    }
+    log.append(list);
   };
   const show = () => {
     log.replaceChildren(render({ role: 'assistant', text: greeting }));
     for (const message of state.messages) log.append(render(message));
+    if (state.messages.length === 0) showStarters();
     log.scrollTop = log.scrollHeight;
   };
 
@@ -266,6 +381,7 @@ form button:disabled { opacity: .55; cursor: default; }
   const ask = async (text) => {
     busy = true;
     send.disabled = true;
+    log.querySelector('.starters')?.remove();
     log.setAttribute('aria-busy', 'true');
     const history = state.messages.filter((message) => !message.error);
     state.messages.push({ role: 'user', text });
@@ -307,7 +423,16 @@ form button:disabled { opacity: .55; cursor: default; }
           const chunk = JSON.parse(payload);
           if (chunk.type === 'text-delta') reply.text += chunk.delta;
           else if (chunk.type === 'source-document') {
-            reply.sources.push({ title: chunk.title, text: chunk.providerMetadata?.ngram?.text || '' });
+            const cited = chunk.providerMetadata?.ngram || {};
+            const section = typeof cited.section === 'string' ? cited.section.replace(/\s+>\s+/g, ' › ') : '';
+            reply.sources.push({
+              title: typeof cited.title === 'string' && cited.title ? cited.title : chunk.title,
+              ...(section && typeof cited.title === 'string' ? { section } : {}),
+              ...(typeof cited.url === 'string' ? { url: cited.url } : {}),
+              text: cited.text || '',
+            });
+          } else if (chunk.type === 'finish' && typeof chunk.messageMetadata?.replyId === 'string') {
+            reply.replyId = chunk.messageMetadata.replyId;
           } else if (chunk.type === 'error') throw new Error(chunk.errorText);
         }
         render(reply, node);

@@ -2,7 +2,7 @@ import './allocator.js';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { ConfigError, getConfig, upstashCredentials } from '../lib/config/index.js';
-import { createLocalApp, refuseConnect } from '../lib/local-server/index.js';
+import { answerClientError, createLocalApp, refuseConnect } from '../lib/local-server/index.js';
 import { defaultServices, ensureDataDir, isStoreUnconfigured, type Services } from '../lib/services/index.js';
 import { StoreStartupError } from '../lib/store/index.js';
 
@@ -37,6 +37,7 @@ async function main(): Promise<void> {
     console.log(`Listening on http://localhost:${info.port} (${where})`);
   });
   server.on('connect', (_request, socket) => refuseConnect(socket));
+  server.on('clientError', answerClientError);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

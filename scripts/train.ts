@@ -1,155 +1,230 @@
 /**
- * `npm run train -- PATH... [--url URL]`: trains the model on files of any size: .txt, .md, .html
- * and .pdf, folders included (every such file under them). Text is read as a stream and cut into
- * parts under the server's 1 MB cap (at blank lines, else at line ends; Markdown before headings),
- * each sent with its format and file name to POST /api/train; a PDF is sent whole as a file (the
- * server extracts its text). 429/503 (Retry-After) and network errors are waited out. A progress
- * bar on a terminal, one line per part otherwise.
+ * `npm run train -- PATH... [options]`: keeps the service's documents in sync with files and
+ * folders. Each file is a document (`PREFIX/path/in/folder`, or a lone file's name); a file the
+ * service already holds with the same SHA-256 costs no training, so a run stopped at any point
+ * and started again finishes the job without learning anything twice. Text over 1 MB goes in
+ * parts of one document; AsciiDoc is converted to HTML first; binary and invalid UTF-8 files are
+ * refused. See README ("Train on a folder") and docs/training.md.
  */
-import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import {
-  type DocumentFile,
-  documentFilesOf,
+  checkReachable,
+  defaultServiceUrl,
+  type FileOutcome,
   formatBytes,
-  type PartResult,
-  partsOf,
+  type OwnerCredentials,
   progressLine,
+  SelectionError,
   type SendNotice,
-  sendFile,
-  sendPart,
-  splitForTraining,
-  splitMarkdownForTraining,
-  utf8Bytes,
+  type SyncEvent,
+  selectSources,
+  serviceUrlsOf,
+  syncDocuments,
 } from '../lib/train-client/index.js';
-import { MAX_TRAIN_FILE_BYTES, MAX_TRAIN_TEXT_BYTES } from '../lib/training/schema.js';
+import { MAX_TRAIN_TEXT_BYTES } from '../lib/training/schema.js';
 
-const USAGE = `usage: npm run train -- FILE... [--url URL] [--part-bytes N]
+const USAGE = `usage: npm run train -- PATH... [options]
 
-  FILE           a file (.txt, .md, .html, .pdf; any other name is read as UTF-8 text), any size,
-                 or a folder: every .txt, .md, .html and .pdf under it
-  --url URL      the service (default http://localhost:3000; a URL ending in /api/train is used as is)
-  --part-bytes N largest part in bytes (default and maximum ${MAX_TRAIN_TEXT_BYTES})
+  PATH                 a folder (every .md, .mdx, .txt, .html, .pdf, .adoc under it, each the
+                       document PREFIX/its/path) or a file (the document named as the file)
+  --url URL            the service (default TRAIN_URL, else http://localhost:$PORT, PORT 3000)
+  --prefix P           the id prefix of a folder's documents (default: the folder's name);
+                       repeat it once per folder, in the folders' order
+  --include GLOB       train only files matching GLOB (repeatable; a GLOB without / matches names)
+  --exclude GLOB       leave out files matching GLOB (repeatable)
+  --prune              delete the documents under a folder's prefix whose files are gone
+  --dry-run            print what would change, change nothing
+  --source-url T       each document's citation URL: {path} is its path in the folder without
+                       the extension, {file} with it (e.g. https://docs.example.org/{path})
+  --owner-email E      the owner's e-mail (default OWNER_EMAIL)
+  --admin-token T      the admin token (default ADMIN_TOKEN; the variable is safer, a flag shows
+                       in ps); with the e-mail it lists the documents (unchanged files are
+                       skipped unsent), allows --prune and trains at the owner's own limit
+  --part-bytes N       largest part in bytes (default and maximum ${MAX_TRAIN_TEXT_BYTES})
 `;
 
 class UsageError extends Error {}
 
-async function main(argv: string[]): Promise<void> {
+const PAST: Record<FileOutcome, string> = {
+  trained: 'trained',
+  replaced: 'replaced',
+  unchanged: 'unchanged',
+  skipped: 'skipped',
+  failed: 'failed',
+  'would-train': 'would train',
+  'would-replace': 'would replace',
+  'would-send': 'would send',
+};
+
+async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
-      url: { type: 'string', default: process.env.TRAIN_URL ?? 'http://localhost:3000' },
+      url: { type: 'string' },
+      prefix: { type: 'string', multiple: true },
+      include: { type: 'string', multiple: true },
+      exclude: { type: 'string', multiple: true },
+      prune: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
+      'source-url': { type: 'string' },
+      'owner-email': { type: 'string' },
+      'admin-token': { type: 'string' },
       'part-bytes': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
     process.stdout.write(USAGE);
-    return;
+    return 0;
   }
-  if (positionals.length === 0) throw new UsageError('FILE is required');
+  if (positionals.length === 0) throw new UsageError('PATH is required');
   const partBytes = values['part-bytes'] === undefined ? MAX_TRAIN_TEXT_BYTES : Number(values['part-bytes']);
   if (!Number.isInteger(partBytes) || partBytes < 16 || partBytes > MAX_TRAIN_TEXT_BYTES) {
     throw new UsageError(`--part-bytes must be a whole number from 16 to ${MAX_TRAIN_TEXT_BYTES}`);
   }
-  const url = trainUrl(values.url!);
-  const files = await documentFilesOf(positionals);
-  const totalBytes = files.reduce((sum, file) => sum + file.bytes, 0);
-  const what = positionals.length === 1 ? positionals[0]! : `${files.length} files`;
-
-  const tty = process.stderr.isTTY === true;
-  const run = randomUUID();
-  const state = { sentBytes: 0, totalBytes, parts: 0, tokens: 0, vocabSize: 0 };
-  const draw = () => tty && process.stderr.write(`\r${progressLine(state)}\x1b[K`);
-  const say = (line: string) => process.stderr.write(tty ? `\r${line}\x1b[K\n` : `${line}\n`);
-  const onNotice = (notice: SendNotice) => {
-    const wait = `${(notice.waitMs / 1000).toFixed(1)} s`;
-    say(
-      notice.kind === 'limited'
-        ? `part ${state.parts + 1}: HTTP ${notice.status}, waiting ${wait} (Retry-After) before try ${notice.attempt + 1}`
-        : `part ${state.parts + 1}: ${notice.message}, retrying in ${wait}`,
+  const sourceUrl = values['source-url'];
+  if (sourceUrl !== undefined && !/^https?:\/\/[^/]/i.test(sourceUrl)) {
+    throw new UsageError(
+      '--source-url must be an http(s) URL template, e.g. https://docs.example.org/{path}',
     );
+  }
+  const owner = ownerOf(
+    values['owner-email'] ?? process.env.OWNER_EMAIL,
+    values['admin-token'] ?? process.env.ADMIN_TOKEN,
+  );
+  if (values.prune && !owner) {
+    throw new UsageError(
+      '--prune needs owner credentials: OWNER_EMAIL and ADMIN_TOKEN, or --owner-email and --admin-token',
+    );
+  }
+  let urls: ReturnType<typeof serviceUrlsOf>;
+  try {
+    urls = serviceUrlsOf(values.url ?? defaultServiceUrl(process.env));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  let selection: Awaited<ReturnType<typeof selectSources>>;
+  try {
+    selection = await selectSources(positionals, {
+      prefixes: values.prefix,
+      include: values.include,
+      exclude: values.exclude,
+    });
+  } catch (error) {
+    if (error instanceof SelectionError) throw new UsageError(error.message);
+    throw error;
+  }
+  await checkReachable(urls.base);
+
+  const dryRun = values['dry-run'];
+  const tty = process.stderr.isTTY === true;
+  const totalBytes = selection.sources.reduce((sum, source) => sum + source.bytes, 0);
+  const progress = { sentBytes: 0, totalBytes, parts: 0, tokens: 0 };
+  let doneBytes = 0;
+  const draw = () => tty && process.stderr.write(`\r${progressLine(progress)}\x1b[K`);
+  const say = (line: string) => process.stderr.write(tty ? `\r${line}\x1b[K\n` : `${line}\n`);
+  const onEvent = (event: SyncEvent) => {
+    switch (event.type) {
+      case 'file': {
+        const notes = event.notes?.length ? ` (${event.notes.join('; ')})` : '';
+        say(
+          `${PAST[event.outcome]} ${event.source.documentId}${event.detail ? `: ${event.detail}` : ''}${notes}`,
+        );
+        // The bar counts files done (sent, unchanged, skipped alike) and the parts of the current one.
+        doneBytes += event.source.bytes;
+        progress.sentBytes = doneBytes;
+        break;
+      }
+      case 'part':
+        progress.parts++;
+        progress.tokens += event.result.tokens;
+        progress.sentBytes = Math.min(doneBytes + event.source.bytes, progress.sentBytes + event.bytes);
+        if (event.parts > 1)
+          say(`  part ${event.part} of ${event.parts}: ${formatBytes(event.bytes)}, ${event.result.status}`);
+        break;
+      case 'pruned':
+      case 'would-prune':
+        say(`${event.type === 'pruned' ? 'pruned' : 'would prune'} ${event.id}`);
+        break;
+      case 'prune-failed':
+        say(`failed to prune ${event.id}: ${event.detail}`);
+        break;
+      case 'notice':
+        say(`  ${event.source.documentId}: ${noticeLine(event.notice)}`);
+        break;
+    }
     draw();
   };
 
   say(
-    `Training ${url} on ${what} (${formatBytes(totalBytes)}) in parts of at most ${formatBytes(partBytes)}`,
+    `${dryRun ? 'Dry run against' : 'Syncing'} ${urls.base}: ${selection.sources.length} file${selection.sources.length === 1 ? '' : 's'} (${formatBytes(totalBytes)})${owner ? ' as the owner' : ''}`,
   );
-  draw();
   const started = performance.now();
-  for (const file of files) {
-    if (files.length > 1) say(`${file.name} (${file.format}, ${formatBytes(file.bytes)})`);
-    for await (const part of partsOfFile(file, partBytes)) {
-      const options = { url, idempotencyKey: `${run}-${state.parts + 1}`, onNotice, ...file };
-      const result: PartResult =
-        typeof part === 'string'
-          ? await sendPart(part, options)
-          : await sendFile(part, file.name.split('/').pop()!, options);
-      const bytes = typeof part === 'string' ? utf8Bytes(part) : part.byteLength;
-      state.parts++;
-      state.sentBytes += bytes + 2;
-      state.tokens += result.tokens;
-      state.vocabSize = result.vocabSize;
-      if (tty) draw();
-      else
-        say(
-          `part ${state.parts}: ${formatBytes(bytes)}, ${result.tokens} tokens, vocabulary ${result.vocabSize}`,
-        );
-    }
-  }
-  state.sentBytes = totalBytes;
-  draw();
-  if (tty) process.stderr.write('\n');
+  const summary = await syncDocuments({
+    base: urls.base,
+    trainUrl: urls.train,
+    selection,
+    owner,
+    prune: values.prune,
+    dryRun,
+    sourceUrl,
+    partBytes,
+    onEvent,
+  });
+  if (tty) process.stderr.write('\r\x1b[K');
+  for (const failure of summary.failures) process.stdout.write(`failed: ${failure.id}: ${failure.detail}\n`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const counts = `${summary.trained} trained, ${summary.replaced} replaced, ${summary.unchanged} unchanged, ${summary.pruned} pruned, ${summary.skipped} skipped, ${summary.failed} failed`;
   process.stdout.write(
-    state.parts === 0
-      ? `Nothing to train: ${what} holds no text.\n`
-      : `Trained ${state.parts} part${state.parts === 1 ? '' : 's'} in ${seconds} s: ${state.tokens} tokens, vocabulary ${state.vocabSize}.\n`,
+    dryRun && !owner
+      ? `Dry run, nothing changed; would send ${summary.trained} file${summary.trained === 1 ? '' : 's'} (without owner credentials the CLI cannot tell which changed), ${summary.skipped} skipped, ${summary.failed} failed.\n`
+      : dryRun
+        ? `Dry run, nothing changed; would be: ${counts}.\n`
+        : `Summary: ${counts} in ${seconds} s${summary.tokens > 0 ? ` (${summary.tokens} tokens, vocabulary ${summary.vocabSize})` : ''}.\n`,
   );
+  return summary.failed > 0 ? 1 : 0;
 }
 
-/**
- * The parts of one file: a PDF whole (bytes), Markdown cut before headings, HTML whole when it
- * fits (else as text), other text streamed in parts.
- */
-async function* partsOfFile(file: DocumentFile, partBytes: number): AsyncGenerator<string | Uint8Array> {
-  if (file.format === 'pdf') {
-    if (file.bytes > MAX_TRAIN_FILE_BYTES) {
-      throw new Error(
-        `${file.name} is ${formatBytes(file.bytes)}; a PDF may be at most ${formatBytes(MAX_TRAIN_FILE_BYTES)}`,
-      );
-    }
-    yield new Uint8Array(await readFile(file.path));
-    return;
+function ownerOf(email: string | undefined, token: string | undefined): OwnerCredentials | undefined {
+  if (!email && !token) return undefined;
+  if (!email || !token) {
+    throw new UsageError(
+      'owner credentials need both the e-mail (OWNER_EMAIL or --owner-email) and the token (ADMIN_TOKEN or --admin-token)',
+    );
   }
-  if (file.format === 'markdown' || file.format === 'html') {
-    const text = await readFile(file.path, 'utf8');
-    if (file.format === 'markdown') yield* splitMarkdownForTraining(text, partBytes);
-    else yield* utf8Bytes(text) <= partBytes ? [text] : splitForTraining(text, partBytes);
-    return;
-  }
-  yield* partsOf(createReadStream(file.path, { encoding: 'utf8', highWaterMark: 256 * 1024 }), partBytes);
+  return { email, token };
 }
 
-/** The train endpoint of a base URL: `http://host:3000` -> `http://host:3000/api/train`. */
-function trainUrl(base: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(base);
-  } catch {
-    throw new UsageError(`--url ${base} is not an absolute URL`);
+function noticeLine(notice: SendNotice): string {
+  const wait = `${(notice.waitMs / 1000).toFixed(1)} s`;
+  switch (notice.kind) {
+    case 'limited':
+      return `HTTP ${notice.status}, waiting ${wait} (Retry-After) before try ${notice.attempt + 1}`;
+    case 'busy':
+      return `still being trained elsewhere (409 train_in_progress), waiting ${wait} before try ${notice.attempt + 1}`;
+    case 'server-error':
+      return `HTTP ${notice.status}: ${notice.message}, retrying in ${wait}`;
+    case 'network':
+      return `${notice.message}, retrying in ${wait}`;
   }
-  if (/\/api\/train\/?$/.test(parsed.pathname)) return parsed.href;
-  return new URL(`${parsed.pathname.replace(/\/+$/, '')}/api/train`, parsed).href;
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  const usage =
-    error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-  process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}train: ${(error as Error).message}\n`);
-  if (usage) process.stderr.write(USAGE);
-  process.exit(usage ? 2 : 1);
+// Stopping is always safe (each document is replaced whole or not at all); say how to finish.
+process.once('SIGINT', () => {
+  process.stderr.write(
+    `${process.stderr.isTTY ? '\n' : ''}train: interrupted. Run the same command again to finish; what was sent is not sent twice.\n`,
+  );
+  process.exit(130);
 });
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const usage =
+      error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}train: ${(error as Error).message}\n`);
+    if (usage) process.stderr.write(USAGE);
+    process.exit(usage ? 2 : 1);
+  },
+);

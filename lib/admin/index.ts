@@ -4,5 +4,6 @@ export {
   adminResetModelHandlers,
   adminSessionHandlers,
   adminStatsHandlers,
+  ownerOnly,
 } from './handlers.js';
 export { adminPreviewsHandlers } from './previews.js';

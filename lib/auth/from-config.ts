@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
 import { createOwnerGuard } from './owner-guard.js';
 import { createTokenVerifier } from './token-verifier.js';
-import type { OwnerGuard, TokenVerifier } from './types.js';
+import type { OwnerGuard, OwnerGuardOptions, TokenVerifier } from './types.js';
 
 /** The ID-token verifier described by OIDC_ISSUER, OIDC_AUDIENCE and OIDC_JWKS_URL. */
 export function verifierFromConfig(
@@ -20,6 +20,12 @@ export function verifierFromConfig(
 export function ownerGuardFromConfig(
   config: Pick<Config, 'OWNER_EMAIL' | 'ADMIN_TOKEN'>,
   verifier?: TokenVerifier,
+  limits: Pick<OwnerGuardOptions, 'failedProofs' | 'clientAddress'> = {},
 ): OwnerGuard {
-  return createOwnerGuard({ ownerEmail: config.OWNER_EMAIL, adminToken: config.ADMIN_TOKEN, verifier });
+  return createOwnerGuard({
+    ownerEmail: config.OWNER_EMAIL,
+    adminToken: config.ADMIN_TOKEN,
+    verifier,
+    ...limits,
+  });
 }

@@ -1,5 +1,6 @@
 import { errors } from 'jose';
 import { HttpError } from '../http/errors.js';
+import { logError } from '../log/index.js';
 
 /** Why a token was refused; sent as `reason` beside `code: 'invalid_token'`. */
 export type TokenFailure =
@@ -45,7 +46,10 @@ export function toInvalidToken(error: unknown): HttpError {
     if (error.claim === 'nbf' || error.claim === 'iat') {
       return invalidToken('not_yet_valid', "The sign-in token is not valid yet; check the device's clock");
     }
-    return invalidToken('invalid_claims', `The sign-in token was refused: ${error.message}`);
+    return invalidToken(
+      'invalid_claims',
+      `The sign-in token's "${error.claim}" claim is missing or not accepted`,
+    );
   }
   if (error instanceof errors.JWSSignatureVerificationFailed) {
     return invalidToken('bad_signature', 'The sign-in token has an invalid signature');
@@ -64,9 +68,9 @@ export function toInvalidToken(error: unknown): HttpError {
   ) {
     return invalidToken('malformed', 'The sign-in token is malformed or uses an unsupported algorithm');
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  logError('oidc_keys_unreachable', error);
   return invalidToken(
     'keys_unreachable',
-    `Could not check the sign-in token: the identity provider's keys could not be loaded (${detail}); try again later`,
+    "Could not check the sign-in token: the identity provider's keys could not be loaded; try again later",
   );
 }

@@ -47,4 +47,11 @@ export interface OwnerGuardOptions {
   adminToken?: string;
   /** Accepts the owner's own ID token as proof instead of the admin token. */
   verifier?: TokenVerifier;
+  /** Counts failed proofs per address and refuses an address that failed too often (429). */
+  failedProofs?: {
+    assertAllowed(address: string): Promise<void>;
+    recordFailure(address: string): Promise<void>;
+  };
+  /** The address failed proofs are counted against (`Services.clientAddress`). */
+  clientAddress?: (request: Request) => string;
 }

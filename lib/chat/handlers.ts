@@ -7,6 +7,7 @@ import {
   validate,
 } from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
+import { planReplyLog } from '../questions/index.js';
 import type { Services } from '../services/index.js';
 import { scopedSessionId, sessionHeaders } from '../sessions/index.js';
 import { signedInUser } from './identity.js';
@@ -30,18 +31,28 @@ export function chatHandlers(services: () => Services): { POST: MethodHandler } 
         });
         const image = await readChatImage(current, imageSourceOf(body));
         const limit = user || caller.owner ? config.SESSION_LIMIT_SIGNED_IN : config.SESSION_LIMIT_FREE;
+        const log = planReplyLog(current, body.message);
         if (body.stream ?? acceptsEventStream(request)) {
           let counted: Record<string, string> = {};
           const onSession = (sessionLimit: number, remaining: number) => {
             counted = sessionHeaders(sessionLimit, remaining);
           };
           return streamReply(
-            (onDelta) => respondToChat(current, body, { limit, image, onDelta, onSession }),
-            { body: (outcome) => outcome.body, lateHeaders: () => counted, signal: request.signal },
+            (onDelta) =>
+              respondToChat(current, body, { limit, image, onDelta, onSession, record: log.write }),
+            {
+              body: (outcome) => ({ ...outcome.body, ...log.fields(outcome.body.sources) }),
+              lateHeaders: () => counted,
+              signal: request.signal,
+            },
           );
         }
-        const outcome = await respondToChat(current, body, { limit, image });
-        return json(outcome.body, 200, sessionHeaders(outcome.limit, outcome.remaining));
+        const outcome = await respondToChat(current, body, { limit, image, record: log.write });
+        return json(
+          { ...outcome.body, ...log.fields(outcome.body.sources) },
+          200,
+          sessionHeaders(outcome.limit, outcome.remaining),
+        );
       });
     },
   };

@@ -1,8 +1,16 @@
 import { emitInPieces, HttpError } from '../http/index.js';
-import { evidenceBudgets, imageTextOf, MAX_REMEMBERED_LINES, replyTo } from '../pipeline/index.js';
+import {
+  type Confidence,
+  evidenceBudgets,
+  imageTextOf,
+  MAX_REMEMBERED_LINES,
+  replyTo,
+  type Source,
+} from '../pipeline/index.js';
 import { replyBudgets } from '../reply/index.js';
 import type { Services } from '../services/index.js';
 import { beginSessionMessage, recordExchange, type Turn } from '../sessions/index.js';
+import type { StoreBatch } from '../store/index.js';
 import { limitStream, limitTokens } from '../text/index.js';
 import { assistWithExternal } from './assist.js';
 import { withImageDescription } from './image-description.js';
@@ -34,6 +42,11 @@ export async function respondToChat(
     history?: Turn[];
     /** Told the allowance once the message is counted (a stream's headers need it early). */
     onSession?: (limit: number, remaining: number) => void;
+    /** Adds writes (the question log's, lib/questions) to the round trip that records the exchange. */
+    record?: (
+      batch: StoreBatch,
+      reply: { response: string; sources: Source[]; confidence: Confidence },
+    ) => void;
   },
 ): Promise<ChatOutcome> {
   const { store, config, model: keeper, externalModel } = services;
@@ -65,6 +78,7 @@ export async function respondToChat(
       random: services.random,
       relatedWords: config.RELATED_WORDS,
       imageText,
+      unknownReply: config.UNKNOWN_REPLY,
     });
   } catch (error) {
     throw new HttpError(
@@ -121,6 +135,9 @@ export async function respondToChat(
   await recordExchange(store, request.sessionId, turns, {
     ttlSeconds: config.SESSION_TTL_SECONDS,
     firstMessage: session.used === 1,
+    also:
+      context.record &&
+      ((batch) => context.record!(batch, { response, sources, confidence: reply.confidence })),
   });
   const thoughtText = thought.filter(Boolean).join('\n');
   return {

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import type { Confidence, Source } from '../pipeline/index.js';
+import { sourceSchema } from '../citations/schema.js';
+import { type Confidence, confidenceSchema, type Source } from '../pipeline/index.js';
 
 /** Longest message accepted, in characters. */
 export const MAX_MESSAGE_CHARS = 4000;
@@ -75,4 +76,18 @@ export interface ChatResponse {
   sources: Source[];
   /** How sure the reply is, from the evidence: `answer`, `nearest` (the closest passage, said so) or `none`. */
   confidence: Confidence;
+  /** Names the reply for POST /api/feedback (lib/questions); absent with QUESTION_LOG=off. */
+  replyId?: string;
 }
+
+/** The body of a 200 from POST /api/chat, as the OpenAPI document states it. */
+export const chatResponseSchema = v.strictObject({
+  response: v.string(),
+  thought: v.optional(v.string()),
+  vocabSize: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  usedExternal: v.boolean(),
+  sources: v.array(sourceSchema),
+  confidence: confidenceSchema,
+  /** Names the reply for POST /api/feedback; absent with QUESTION_LOG=off. */
+  replyId: v.optional(v.string()),
+});

@@ -137,6 +137,21 @@ export const configSchema = v.object({
 
   UPLOAD_TTL_SECONDS: integerVar(604_800, 60, 31_536_000),
 
+  /** The question log behind feedback and the owner's view (lib/questions): on, or off (nothing stored, no replyId). */
+  QUESTION_LOG: v.optional(
+    v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['on', 'off'], 'must be on or off')),
+    'on',
+  ),
+  /** Days a logged question, its reply and its rating are kept. */
+  QUESTION_LOG_DAYS: integerVar(30, 1, 365),
+  /**
+   * The reply to a question the documents do not answer; `{suggestions}` stands for two or three
+   * questions they do answer (lib/suggestions). Unset: a default in words for visitors.
+   */
+  UNKNOWN_REPLY: v.optional(
+    v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(2000, 'must be at most 2000 characters')),
+  ),
+
   /** Languages of text recognition, tesseract codes joined by "+"; each needs its @tesseract.js-data package. */
   OCR_LANGS: v.optional(
     v.pipe(
@@ -151,6 +166,11 @@ export const configSchema = v.object({
     'eng',
   ),
   OCR_TIMEOUT_MS: integerVar(10_000, 500, 120_000),
+  /** Bounds of reading one trained document (lib/documents/bounded). */
+  MAX_PDF_PAGES: integerVar(2000, 1, 100_000),
+  MAX_INFLATED_BYTES: integerVar(64 * 1024 * 1024, 1024 * 1024, 1024 * 1024 * 1024),
+  MAX_NESTING: integerVar(256, 8, 1000),
+  DOCUMENT_READ_TIMEOUT_MS: integerVar(10_000, 500, 120_000),
   OCR_QUEUE: integerVar(16, 1, 1000),
   OCR_MIN_CONFIDENCE: integerVar(60, 0, 100),
   LOG_LEVEL: v.optional(v.picklist(['silent', 'error', 'info'], 'must be silent, error or info'), 'info'),

@@ -212,7 +212,7 @@ export const PERSONA: readonly Intent[] = [
       'that did not help',
     ],
     replies: [
-      'Sorry about that. I can only answer from the text I was taught, so I may have picked the wrong passage: try asking in other words, or teach me the right text with POST /api/train.',
+      'Sorry about that. I can only answer from the text I was taught, so I may have picked the wrong passage: try asking in other words.',
     ],
   },
   {
@@ -249,7 +249,7 @@ export const PERSONA: readonly Intent[] = [
       'how do i start',
     ],
     replies: [
-      "Sure, I'd be glad to help! Ask me a question about {taught}, and I'll answer from it and show my sources. For example: {examples} You can also teach me your own text with POST /api/train.",
+      "Sure, I'd be glad to help! Ask me a question about {taught}, and I'll answer from it and show my sources. For example: {examples}",
     ],
   },
   {

@@ -1,5 +1,6 @@
 import { type LanguageModel, usuallyCapitalised } from '../lm/index.js';
 import type { PassageIndex } from '../retrieval/index.js';
+import { suggestedQuestions } from '../suggestions/index.js';
 
 /** What was taught, in a phrase and a few questions it can answer; worked out once per index size. */
 interface Summary {
@@ -10,16 +11,12 @@ interface Summary {
 
 const summaries = new WeakMap<PassageIndex, Summary>();
 const EXAMPLES = 3;
-/** Headings that name a part of every document rather than a topic. */
-const GENERIC_HEADINGS =
-  /^(?:contents|table of contents|introduction|overview|license|licence|see also|notes?|index|description|name|synopsis|author|authors|bugs|copyright|changelog|contributing|install|installation|usage|api|options|examples?|faq)$/i;
-
 /** A phrase for what the service was taught ("tar.md, glob.md and 2 more documents"). */
 export function describeTaught(passages: PassageIndex, model: LanguageModel): string {
   return summaryOf(passages, model).taught;
 }
 
-/** Two or three questions the taught text answers, from its section headings or its most mentioned names. */
+/** Two or three questions the taught text answers, from its section headings (lib/suggestions) or its most mentioned names. */
 export function exampleQuestions(passages: PassageIndex, model: LanguageModel): string[] {
   return summaryOf(passages, model).examples;
 }
@@ -49,41 +46,12 @@ function taughtPhrase(passages: PassageIndex): string {
 }
 
 function examplesOf(passages: PassageIndex, model: LanguageModel): string[] {
-  const fromHeadings = headingQuestions(passages);
+  const fromHeadings = suggestedQuestions({ passages, model }).map((question) => `"${question}"`);
   if (fromHeadings.length >= 2) return fromHeadings.slice(0, EXAMPLES);
   return [...fromHeadings, ...nameQuestions(passages, model)].slice(0, EXAMPLES);
 }
 
-/** Questions from the headings of the sections with the most body, in document order. */
-function headingQuestions(passages: PassageIndex): string[] {
-  const candidates = passages.sections
-    .map((section, id) => ({
-      heading: section.path[section.path.length - 1] ?? '',
-      size: passages.sectionSizes[id],
-      id,
-    }))
-    .filter(
-      ({ heading }) =>
-        heading.length > 2 &&
-        heading.length < 60 &&
-        !/[()[\]{}<>/=`_]/.test(heading) &&
-        !GENERIC_HEADINGS.test(heading.replace(/^[\d.\s]+/, '')),
-    )
-    .sort((a, b) => b.size - a.size || a.id - b.id);
-  const seen = new Set<string>();
-  const questions: string[] = [];
-  for (const { heading } of candidates) {
-    const clean = heading.replace(/^[\d.]+\s+/, '').trim();
-    const key = clean.toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    questions.push(/\?$/.test(clean) ? clean : `Tell me about ${clean}.`);
-    if (questions.length >= EXAMPLES) break;
-  }
-  return questions.map((question) => `"${question}"`);
-}
-
-/** "Tell me about Moses.": the names the text mentions most (capitalised inside sentences), from a sample of passages. */
+/** "What do the documents say about Moses?": the names the text mentions most (capitalised inside sentences), from a sample of passages. */
 function nameQuestions(passages: PassageIndex, model: LanguageModel): string[] {
   const step = Math.max(1, Math.floor(passages.size / SAMPLED_PASSAGES));
   const counts = new Map<string, number>();
@@ -97,7 +65,7 @@ function nameQuestions(passages: PassageIndex, model: LanguageModel): string[] {
     .filter(([name, count]) => count >= 2 && usuallyCapitalised(model, name))
     .sort((a, b) => b[1] - a[1])
     .slice(0, EXAMPLES)
-    .map(([name]) => `"Tell me about ${name}."`);
+    .map(([name]) => `"What do the documents say about ${name}?"`);
 }
 
 const SAMPLED_PASSAGES = 4000;

@@ -1,8 +1,11 @@
-import { HttpError } from '../http/index.js';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from './bounded/limits.js';
+import { placedTextOf } from './bounded/pdf-pages.js';
+import { checkInflatedSize } from './bounded/pdf-streams.js';
+import { ReadRefused } from './bounded/refusal.js';
 import { PDF_HEADING_UNDERLINES } from './readers/text/lines.js';
 
 /** A run of text on a page, as the extractor places it. */
-interface PlacedText {
+export interface PlacedText {
   str: string;
   x: number;
   y: number;
@@ -21,21 +24,18 @@ interface PageLine {
 /**
  * The text of a PDF, pages separated by a form feed on a line of its own, laid out for the text
  * reader: a blank line where the vertical gap says a paragraph ends, headings (larger type) on
- * lines of their own between blank lines, indentation kept from the x position. Throws HttpError
- * 400 with the reason when the bytes are not a readable PDF (damaged, encrypted) or hold no text
- * (scanned pages).
+ * lines of their own between blank lines, indentation kept from the x position. Bounded: the
+ * compressed streams are counted before pdf.js reads them, the pages are counted before any is
+ * extracted, and extraction stops past the text limit. Throws ReadRefused with the bound hit, or
+ * `unreadable` / `no_text` (damaged or encrypted file, scanned pages). Runs inside the document
+ * read worker (`readBounded`), never on a request's thread.
  */
-export async function extractPdfText(bytes: Uint8Array): Promise<string> {
-  let pages: PlacedText[][];
-  try {
-    // Loaded on first use: the extractor is large and only training a PDF needs it.
-    const { extractTextItems, getDocumentProxy } = await import('unpdf');
-    const pdf = await getDocumentProxy(new Uint8Array(bytes));
-    pages = (await extractTextItems(pdf)).items as PlacedText[][];
-  } catch (error) {
-    const reason = (error instanceof Error ? error.message : String(error)).replace(/\.+$/, '');
-    throw new HttpError('bad_request', `The PDF could not be read: ${reason}.`, { reason: 'unreadable_pdf' });
-  }
+export async function extractPdfText(
+  bytes: Uint8Array,
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+): Promise<string> {
+  await checkInflatedSize(bytes, limits.maxInflatedBytes);
+  const pages = await placedTextOf(bytes, limits);
   const lines = pages.map(linesOf);
   const bodySize = commonFontSize(lines.flat());
   const headingSizes = [
@@ -47,13 +47,7 @@ export async function extractPdfText(bytes: Uint8Array): Promise<string> {
     ),
   ].sort((a, b) => b - a);
   const text = lines.map((page) => layOut(page, bodySize, headingSizes)).join('\n\f\n');
-  if (text.replace(/\f/g, '').trim() === '') {
-    throw new HttpError(
-      'bad_request',
-      'The PDF holds no text to learn from (scanned pages are images; run text recognition first).',
-      { reason: 'pdf_without_text' },
-    );
-  }
+  if (text.replace(/\f/g, '').trim() === '') throw new ReadRefused({ limit: 'no_text' });
   return text.replace(/^\n+/, '');
 }
 

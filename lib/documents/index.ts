@@ -1,4 +1,12 @@
+export {
+  DEFAULT_READ_LIMITS,
+  type ReadLimits,
+  type ReadRefusal,
+  readBounded,
+  readLimitsOf,
+} from './bounded/index.js';
 export { decodeChunk, encodeChunk, encodeForget, forgottenIdOf } from './chunk.js';
+export { cleanName, cleanTrainingText } from './clean-text.js';
 export { extractPdfText } from './extract-pdf.js';
 export { DOCUMENT_EXTENSIONS, formatOfFile, requireFormatOfFile } from './file-format.js';
 export { plainTextOf } from './plain-text.js';

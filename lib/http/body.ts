@@ -69,6 +69,12 @@ export async function readJson(request: Request, limitBytes = DEFAULT_JSON_LIMIT
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new HttpError('invalid_json', `The request body is not valid JSON: ${(error as Error).message}`);
+    // The parser's message quotes the body back; say where it broke in our own words instead.
+    const at = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw new HttpError(
+      'invalid_json',
+      `The request body is not valid JSON${at === undefined ? ' (it ends too early or is not JSON at all)' : ` (the error is at character ${at})`}; send a JSON object.`,
+      at === undefined ? {} : { position: Number(at) },
+    );
   }
 }

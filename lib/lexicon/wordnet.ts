@@ -99,7 +99,8 @@ export function synsetOffsets(pos: PartOfSpeech, lemma: string): number[] {
     let high = file.size;
     while (low < high) {
       const mid = Math.floor((low + high) / 2);
-      const line = lineAt(file, mid, mid === 0);
+      // From mid - 1, so a line that starts exactly at mid is found, not skipped.
+      const line = lineAt(file, Math.max(0, mid - 1), mid === 0);
       if (!line) {
         high = mid;
         continue;

@@ -11,6 +11,8 @@ export interface SlidingWindowOptions {
  * The sliding-window algorithm of @upstash/ratelimit on any store: the previous fixed window's
  * count, weighted by how much of it still overlaps the sliding window, plus the current one.
  * The read and the increment go in one atomic batch; a rejected request is taken back out.
+ * An approximation: at most `requests` pass in each fixed window, but up to twice that in a span
+ * of one window length (the limit at the end of one window, then again at the end of the next).
  */
 export function createStoreSlidingWindow(store: Store, options: SlidingWindowOptions): RateLimiter {
   const now = options.now ?? Date.now;

@@ -3,6 +3,7 @@ import { attachSocketAddress, errorResponse, HttpError } from '../http/index.js'
 import { loadRoutes } from './routes.js';
 import { serveStatic } from './static-files.js';
 
+export { answerClientError } from './client-errors.js';
 export { discoverRoutes, loadRoutes } from './routes.js';
 
 /** What the Node adapter passes beside the Request: the incoming message and its socket. */

@@ -9,6 +9,7 @@ import {
 } from '../chat/index.js';
 import { json, type MethodHandler, readJson, validate } from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
+import { planReplyLog, type ReplyLogPlan } from '../questions/index.js';
 import type { Services } from '../services/index.js';
 import { scopedSessionId, sessionHeaders } from '../sessions/index.js';
 import { countTokens } from '../text/index.js';
@@ -40,7 +41,8 @@ export function chatCompletionsHandlers(services: () => Services): { POST: Metho
           address: current.clientAddress(request),
         });
         const identity = newCompletion(body.model, current.now());
-        const context = { limit: access.limit, image, history: conversation.history };
+        const log = planReplyLog(current, chat.message, identity.id);
+        const context = { limit: access.limit, image, history: conversation.history, record: log.write };
         const ending = (outcome: ChatOutcome): StreamEnding => endingOf(body, outcome);
         if (body.stream) {
           let counted: Record<string, string> = {};
@@ -54,11 +56,12 @@ export function chatCompletionsHandlers(services: () => Services): { POST: Metho
               lateHeaders: () => counted,
               signal: request.signal,
             },
-            (onDelta) => respondToChat(current, chat, { ...context, onDelta, onSession }),
+            async (onDelta) =>
+              withCitations(await respondToChat(current, chat, { ...context, onDelta, onSession }), log),
             ending,
           );
         }
-        const outcome = await respondToChat(current, chat, context);
+        const outcome = withCitations(await respondToChat(current, chat, context), log);
         const end = ending(outcome);
         return json(
           completionObject(identity, {
@@ -82,6 +85,11 @@ export function modelsHandlers(services: () => Services): { GET: MethodHandler }
       return json(modelList());
     },
   };
+}
+
+/** The outcome with its sources cited; the replyId is the completion's id, so nothing else changes. */
+function withCitations(outcome: ChatOutcome, log: ReplyLogPlan): ChatOutcome {
+  return { ...outcome, body: { ...outcome.body, sources: log.fields(outcome.body.sources).sources } };
 }
 
 function chatRequestOf(

@@ -1,5 +1,8 @@
 import * as v from 'valibot';
 import { MAX_MESSAGE_CHARS } from '../chat/index.js';
+import { sourceSchema } from '../citations/schema.js';
+import { confidenceSchema } from '../pipeline/index.js';
+import { openAIModels } from './models.js';
 
 /** Longest earlier message kept as history, in characters. */
 export const MAX_HISTORY_MESSAGE_CHARS = 8000;
@@ -91,3 +94,75 @@ export type ChatCompletionRequest = v.InferOutput<typeof chatCompletionRequestSc
 export type CompletionMessage = ChatCompletionRequest['messages'][number];
 
 export { MAX_MESSAGE_CHARS };
+
+// The response objects, as the OpenAPI document states them (lib/openapi generates it from these).
+
+const modelNameSchema = v.picklist(Object.keys(openAIModels) as [string, ...string[]]);
+const countSchema = v.pipe(v.number(), v.integer(), v.minValue(0));
+const finishReasonSchema = v.picklist(['stop', 'length']);
+const completionIdentity = {
+  id: v.pipe(v.string(), v.regex(/^chatcmpl-[0-9a-f]{32}$/)),
+  created: countSchema,
+  model: modelNameSchema,
+};
+const usageSchema = v.object({
+  prompt_tokens: countSchema,
+  completion_tokens: countSchema,
+  total_tokens: countSchema,
+});
+
+/** A whole answer: `chat.completion`, with this service's `sources`. */
+export const chatCompletionSchema = v.object({
+  ...completionIdentity,
+  object: v.literal('chat.completion'),
+  choices: v.array(
+    v.object({
+      index: v.literal(0),
+      message: v.object({ role: v.literal('assistant'), content: v.string(), refusal: v.optional(v.null()) }),
+      logprobs: v.optional(v.null()),
+      finish_reason: finishReasonSchema,
+    }),
+  ),
+  usage: usageSchema,
+  sources: v.array(sourceSchema),
+  /** How sure the reply is, from the evidence: this service's extra field beside OpenAI's. */
+  confidence: v.optional(confidenceSchema),
+});
+
+/** One event of a stream: `chat.completion.chunk`. */
+export const chatCompletionChunkSchema = v.object({
+  ...completionIdentity,
+  object: v.literal('chat.completion.chunk'),
+  choices: v.array(
+    v.object({
+      index: v.literal(0),
+      delta: v.object({ role: v.optional(v.literal('assistant')), content: v.optional(v.string()) }),
+      finish_reason: v.nullable(finishReasonSchema),
+    }),
+  ),
+  usage: v.optional(usageSchema),
+  sources: v.optional(v.array(sourceSchema)),
+});
+
+/** GET /api/v1/models. */
+export const modelListSchema = v.object({
+  object: v.literal('list'),
+  data: v.array(
+    v.strictObject({
+      id: modelNameSchema,
+      object: v.literal('model'),
+      created: countSchema,
+      owned_by: v.string(),
+    }),
+  ),
+});
+
+/** OpenAI's error shape. */
+export const openAIErrorSchema = v.strictObject({
+  error: v.strictObject({
+    message: v.pipe(v.string(), v.minLength(1)),
+    type: v.picklist(['invalid_request_error', 'requests', 'insufficient_quota', 'server_error']),
+    param: v.nullable(v.string()),
+    code: v.nullable(v.string()),
+  }),
+});

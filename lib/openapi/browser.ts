@@ -1,3 +1,5 @@
+import { uiChatRequestSchema } from '../ui-chat/schema.js';
+import { fromValibot } from './from-valibot.js';
 import { allowanceHeaders, jsonBody } from './responses.js';
 import { ref } from './schemas.js';
 import type { JsonSchema, PathItem } from './types.js';
@@ -6,54 +8,17 @@ const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` 
 
 /** The schemas of the browser ways in: the AI SDK's UI messages. */
 export const browserSchemas: Record<string, JsonSchema> = {
-  UIMessagePart: {
-    type: 'object',
-    required: ['type'],
+  UIChatRequest: fromValibot(uiChatRequestSchema, {
     description:
-      'A part of a UI message. Text parts ({ type: "text", text }) carry the words; the last user message may carry one image as a file part ({ type: "file", mediaType: "image/…", url: "data:…" }). Other parts (sources, steps, reasoning) are accepted and passed over.',
+      'What DefaultChatTransport posts: the conversation id, every message so far (the last one the user’s, with text), the trigger and the message id; a transport’s `body` may add modelMode, temperature and maxTokens. ' +
+      'A message is { id, role, parts }: text parts ({ type: "text", text }) carry the words; the last user message may carry one image as a file part ({ type: "file", mediaType: "image/…", url: "data:…" }); other parts (sources, steps, reasoning) are accepted and passed over.',
     properties: {
-      type: { type: 'string' },
-      text: { type: 'string' },
-      mediaType: { type: 'string' },
-      url: { type: 'string' },
+      id: 'The conversation. Its allowance is counted like a session’s, for this client alone (its sign-in, else its address).',
+      messages:
+        'The whole conversation, oldest first: the last message is answered, the earlier ones are its history. At least one.',
+      modelMode: 'Default expert.',
     },
-  },
-  UIMessage: {
-    type: 'object',
-    required: ['role', 'parts'],
-    description: 'A message as the AI SDK’s useChat keeps it.',
-    properties: {
-      id: { type: 'string' },
-      role: { type: 'string', enum: ['system', 'user', 'assistant'] },
-      parts: { type: 'array', items: ref('UIMessagePart') },
-    },
-  },
-  UIChatRequest: {
-    type: 'object',
-    required: ['id', 'messages'],
-    description:
-      'What DefaultChatTransport posts: the conversation id, every message so far (the last one the user’s, with text), the trigger and the message id; a transport’s `body` may add modelMode, temperature and maxTokens.',
-    properties: {
-      id: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 128,
-        description:
-          'The conversation. Its allowance is counted like a session’s, for this client alone (its sign-in, else its address).',
-      },
-      messages: {
-        type: 'array',
-        items: ref('UIMessage'),
-        description:
-          'The whole conversation, oldest first: the last message is answered, the earlier ones are its history. At least one.',
-      },
-      trigger: { type: 'string', enum: ['submit-message', 'regenerate-message'] },
-      messageId: { type: ['string', 'null'] },
-      modelMode: { type: 'string', enum: ['instant', 'expert', 'apex'], default: 'expert' },
-      temperature: { type: 'number', minimum: 0, maximum: 1, default: 0.7 },
-      maxTokens: { type: 'integer', minimum: 1, maximum: 400, default: 80 },
-    },
-  },
+  }),
 };
 
 /** /ui/chat (the AI SDK's UI message stream) and /widget.js (served from public/, at the root). */

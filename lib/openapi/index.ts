@@ -45,6 +45,11 @@ export const openApiDocument: OpenApiDocument = {
       name: 'Admin',
       description: 'Owner only: X-Owner-Email plus Authorization: Bearer <ADMIN_TOKEN or sign-in token>.',
     },
+    {
+      name: 'Feedback',
+      description:
+        "Visitors' ratings of replies, and the questions the documents answer (starter questions).",
+    },
     { name: 'Variant B', description: 'Chat with reasoning modes and history, health.' },
     {
       name: 'OpenAI-compatible',

@@ -1,243 +1,55 @@
 import { openAIModels } from '../openai/models.js';
+import {
+  chatCompletionChunkSchema,
+  chatCompletionRequestSchema,
+  chatCompletionSchema,
+  modelListSchema,
+  openAIErrorSchema,
+} from '../openai/schema.js';
+import { fromValibot } from './from-valibot.js';
 import { allowanceHeaders, header, headers, jsonBody } from './responses.js';
 import { ref } from './schemas.js';
 import type { JsonSchema, PathItem, Response } from './types.js';
 
 const modelNames = Object.keys(openAIModels);
-const count: JsonSchema = { type: 'integer', minimum: 0 };
 
 /** One server-sent event per `data:` line pair, as OpenAI streams them; an error ends without [DONE]. */
 export const openAIEventStreamPattern = '^(data: \\{[^\\n]*\\}\\n\\n)+(data: \\[DONE\\]\\n\\n)?$';
 
-const text: JsonSchema = {
-  anyOf: [
-    { type: 'string' },
-    {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['type', 'text'],
-        properties: { type: { const: 'text' }, text: { type: 'string' } },
-      },
-    },
-  ],
-};
-
-const source: JsonSchema = {
-  type: 'object',
-  description: 'A passage the reply used: its text, its relevance and where it comes from.',
-  required: ['text', 'score', 'ref'],
-  properties: {
-    text: { type: 'string' },
-    score: { type: 'number' },
-    ref: {
-      anyOf: [
-        {
-          type: 'object',
-          required: ['chunk', 'line'],
-          properties: { chunk: count, line: count },
-        },
-        {
-          type: 'object',
-          required: ['title', 'url'],
-          properties: { title: { type: 'string' }, url: { type: 'string' } },
-        },
-        {
-          type: 'object',
-          required: ['image', 'line'],
-          properties: { image: { type: 'string', pattern: '^[0-9a-f]{64}$' }, line: count },
-        },
-      ],
-    },
-  },
-};
-
-const identity = {
-  id: { type: 'string', pattern: '^chatcmpl-[0-9a-f]{32}$' },
-  created: { type: 'integer', minimum: 0, description: 'Unix seconds.' },
-  model: { type: 'string', enum: modelNames },
-} satisfies Record<string, JsonSchema>;
-
-const usage: JsonSchema = {
-  type: 'object',
-  description:
-    'Token counts as max_tokens counts them: words and punctuation marks, each one; completion_tokens is at most max_tokens.',
-  required: ['prompt_tokens', 'completion_tokens', 'total_tokens'],
-  properties: { prompt_tokens: count, completion_tokens: count, total_tokens: count },
-};
-
-const finishReason: JsonSchema = {
-  type: 'string',
-  enum: ['stop', 'length'],
-  description: '"length" only when the reply was cut to fit max_tokens (it then ends with "…"); else "stop".',
-};
-
 export const openAISchemas: Record<string, JsonSchema> = {
-  ChatCompletionRequest: {
-    type: 'object',
+  ChatCompletionRequest: fromValibot(chatCompletionRequestSchema, {
     description:
       'OpenAI Chat Completions. Other fields (top_p, stop, seed, penalties ...) are accepted and ignored. ' +
-      'System and developer messages are accepted; the local model does not follow instructions.',
-    required: ['model', 'messages'],
+      'System and developer messages are accepted; the local model does not follow instructions. ' +
+      'User messages may add one image_url part: a data: URL, or the url POST /api/upload returned (looked up by its id, never fetched).',
     properties: {
-      model: { type: 'string', enum: modelNames, description: 'Another name is a 404 model_not_found.' },
-      messages: {
-        type: 'array',
-        description:
-          'At least one message: the conversation, oldest first; the last must come from the user. The history is taken from here, never from a stored session.',
-        items: {
-          type: 'object',
-          required: ['role'],
-          properties: {
-            role: { type: 'string', enum: ['system', 'developer', 'user', 'assistant'] },
-            content: {
-              anyOf: [
-                text,
-                {
-                  type: 'array',
-                  description:
-                    'User messages may add one image_url part: a data: URL, or the url POST /api/upload returned (looked up by its id, never fetched).',
-                  items: { type: 'object', required: ['type'] },
-                },
-                { type: 'null' },
-              ],
-            },
-            name: { type: 'string' },
-          },
-        },
-      },
-      temperature: {
-        type: ['number', 'null'],
-        minimum: 0,
-        maximum: 2,
-        default: 0.7,
-        description: 'Values above 1 act as 1 (the model’s own distribution, as in OpenAI).',
-      },
-      max_tokens: {
-        type: ['integer', 'null'],
-        minimum: 1,
-        description: 'The longest reply in tokens (words and punctuation marks); absent or above 400: 400.',
-      },
-      max_completion_tokens: { type: ['integer', 'null'], minimum: 1, description: 'Wins over max_tokens.' },
-      n: { anyOf: [{ const: 1 }, { type: 'null' }] },
-      stream: { type: ['boolean', 'null'] },
-      stream_options: {
-        anyOf: [
-          { type: 'object', properties: { include_usage: { type: ['boolean', 'null'] } } },
-          { type: 'null' },
-        ],
-      },
-      user: {
-        type: ['string', 'null'],
-        maxLength: 256,
-        description:
-          'The message allowance is counted on a session of this user; without it, on the default one.',
-      },
+      model: `One of ${modelNames.join(', ')}; another name is a 404 model_not_found.`,
+      messages:
+        'At least one message: the conversation, oldest first; the last must come from the user. The history is taken from here, never from a stored session.',
+      temperature: 'Values above 1 act as 1 (the model’s own distribution, as in OpenAI).',
+      max_tokens: 'The longest reply in tokens (words and punctuation marks); absent or above 400: 400.',
+      max_completion_tokens: 'Wins over max_tokens.',
+      user: 'The message allowance is counted on a session of this user; without it, on the default one.',
     },
-  },
-  ChatCompletion: {
-    type: 'object',
-    required: ['id', 'object', 'created', 'model', 'choices', 'usage', 'sources'],
+  }),
+  ChatCompletion: fromValibot(chatCompletionSchema, {
     properties: {
-      ...identity,
-      object: { const: 'chat.completion' },
-      choices: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['index', 'message', 'finish_reason'],
-          properties: {
-            index: { const: 0 },
-            message: {
-              type: 'object',
-              required: ['role', 'content'],
-              properties: {
-                role: { const: 'assistant' },
-                content: { type: 'string' },
-                refusal: { type: 'null' },
-              },
-            },
-            logprobs: { type: 'null' },
-            finish_reason: finishReason,
-          },
-        },
-      },
-      usage,
-      sources: { type: 'array', items: source, description: 'Extension: the passages the reply used.' },
+      created: 'Unix seconds.',
+      usage:
+        'Token counts as max_tokens counts them: words and punctuation marks, each one; completion_tokens is at most max_tokens.',
+      sources: 'Extension: the passages the reply used.',
     },
-  },
-  ChatCompletionChunk: {
-    type: 'object',
+  }),
+  ChatCompletionChunk: fromValibot(chatCompletionChunkSchema, {
     description:
       'One event of a stream (`data: <chunk>`): first the role, then content pieces, then a chunk with finish_reason ' +
       'and `sources`, then (with stream_options.include_usage) one with `usage` and no choices, then `data: [DONE]`.',
-    required: ['id', 'object', 'created', 'model', 'choices'],
-    properties: {
-      ...identity,
-      object: { const: 'chat.completion.chunk' },
-      choices: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['index', 'delta', 'finish_reason'],
-          properties: {
-            index: { const: 0 },
-            delta: {
-              type: 'object',
-              properties: { role: { const: 'assistant' }, content: { type: 'string' } },
-            },
-            finish_reason: { anyOf: [finishReason, { type: 'null' }] },
-          },
-        },
-      },
-      usage,
-      sources: { type: 'array', items: source },
-    },
-  },
-  ModelList: {
-    type: 'object',
-    required: ['object', 'data'],
-    properties: {
-      object: { const: 'list' },
-      data: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['id', 'object', 'created', 'owned_by'],
-          additionalProperties: false,
-          properties: {
-            id: { type: 'string', enum: modelNames },
-            object: { const: 'model' },
-            created: count,
-            owned_by: { type: 'string' },
-          },
-        },
-      },
-    },
-  },
-  OpenAIError: {
-    type: 'object',
+  }),
+  ModelList: fromValibot(modelListSchema),
+  OpenAIError: fromValibot(openAIErrorSchema, {
     description:
       "OpenAI's error shape; code is OpenAI's name where one exists (invalid_api_key, model_not_found, rate_limit_exceeded), else this service's code.",
-    required: ['error'],
-    additionalProperties: false,
-    properties: {
-      error: {
-        type: 'object',
-        required: ['message', 'type', 'param', 'code'],
-        additionalProperties: false,
-        properties: {
-          message: { type: 'string', minLength: 1 },
-          type: {
-            type: 'string',
-            enum: ['invalid_request_error', 'requests', 'insufficient_quota', 'server_error'],
-          },
-          param: { type: ['string', 'null'] },
-          code: { type: ['string', 'null'] },
-        },
-      },
-    },
-  },
+  }),
 };
 
 const openAIError = (description: string, extra: Partial<Response> = {}): Response => ({

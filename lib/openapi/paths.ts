@@ -12,7 +12,7 @@ const errorResponses = {
   409: responseRef('Conflict'),
   413: responseRef('PayloadTooLarge'),
   415: responseRef('UnsupportedMediaType'),
-  422: responseRef('Unprocessable'),
+  422: responseRef('DocumentRefused'),
   429: responseRef('TooManyRequests'),
   500: responseRef('InferenceFailed'),
   503: responseRef('ServiceUnavailable'),
@@ -44,7 +44,7 @@ const replyEvents = (done: string) => ({
   },
 });
 
-const adminErrors = errors(401, 403, 503);
+const adminErrors = { ...errors(401, 403), 429: responseRef('RateLimited'), ...errors(503) };
 
 export const paths: Record<string, PathItem> = {
   '/chat': {
@@ -158,6 +158,70 @@ export const paths: Record<string, PathItem> = {
           'The store cannot be reached, or (on Vercel) no Upstash/KV credentials are set.',
           ref('HealthDegraded'),
         ),
+      },
+    },
+  },
+  '/feedback': {
+    post: {
+      operationId: 'feedback',
+      tags: ['Feedback'],
+      summary: "A visitor's thumbs up or down on a reply",
+      description:
+        'By the replyId a reply carried. A second rating of the same reply replaces the first. Counted against the per-address rate limit as chat is. With QUESTION_LOG=off: 404 feedback_off.',
+      requestBody: { required: true, content: jsonBody(ref('FeedbackRequest')) },
+      responses: {
+        200: ok('Recorded.', ref('FeedbackResponse')),
+        400: responseRef('BadRequest'),
+        404: responseRef('NotFound'),
+        413: responseRef('PayloadTooLarge'),
+        415: responseRef('UnsupportedMediaType'),
+        429: responseRef('RateLimited'),
+        503: responseRef('ServiceUnavailable'),
+      },
+    },
+  },
+  '/suggestions': {
+    get: {
+      operationId: 'suggestions',
+      tags: ['Feedback'],
+      summary: 'Up to five questions the documents answer',
+      description:
+        'Made from the headings of the largest sections, each checked to be answered; public and cacheable (Cache-Control: public, max-age=300).',
+      responses: {
+        200: ok('The questions.', ref('SuggestionsResponse')),
+        503: responseRef('ServiceUnavailable'),
+      },
+    },
+  },
+  '/admin/questions': {
+    get: {
+      operationId: 'adminQuestions',
+      tags: ['Admin'],
+      summary: 'What visitors asked: unanswered, disliked or most asked',
+      description:
+        'Similar questions (the same words once case, punctuation and stop words are set aside) are one entry, the most asked first; disliked: the most thumbs down first. perDay counts answered and unanswered replies per UTC day.',
+      security: owner,
+      parameters: [
+        {
+          name: 'kind',
+          in: 'query',
+          required: false,
+          description:
+            'unanswered (confidence none or nearest), disliked (a thumbs down) or top; default top.',
+          schema: { type: 'string', enum: ['unanswered', 'disliked', 'top'] },
+        },
+        {
+          name: 'days',
+          in: 'query',
+          required: false,
+          description: 'The last N days (1-365, at most QUESTION_LOG_DAYS); default QUESTION_LOG_DAYS.',
+          schema: { type: 'string', pattern: '^[0-9]{1,3}$' },
+        },
+      ],
+      responses: {
+        200: ok('The questions.', ref('QuestionsResponse')),
+        400: responseRef('BadRequest'),
+        ...adminErrors,
       },
     },
   },

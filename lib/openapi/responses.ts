@@ -79,12 +79,6 @@ export const responses: Record<string, Response> = {
       '(`train_in_progress`, with Retry-After: worth a retry).',
     content: jsonBody(ref('ErrorBody')),
   },
-  Unprocessable: {
-    description:
-      '`idempotency_conflict`: the same Idempotency-Key, or the same part of the same document and hash, came with ' +
-      'other content. Do not retry: send new content under a new key or hash.',
-    content: jsonBody(ref('ErrorBody')),
-  },
   MethodNotAllowed: {
     description: 'The path does not answer this method; Allow lists the ones it does.',
     headers: { Allow: header('Allow') },
@@ -93,6 +87,12 @@ export const responses: Record<string, Response> = {
   PayloadTooLarge: {
     description: 'The body or the image is too large (images: 5 MB).',
     content: jsonBody(ref('PayloadTooLargeError')),
+  },
+  DocumentRefused: {
+    description:
+      'The document cannot be read within the bounds: nested deeper than MAX_NESTING, slower than DOCUMENT_READ_TIMEOUT_MS, too much memory, or a PDF page tree that reaches a page twice. `limit` names the bound. ' +
+      'Or `idempotency_conflict`: the same Idempotency-Key, or the same part of the same document and hash, came with other content; do not retry, send new content under a new key or hash.',
+    content: jsonBody(ref('DocumentRefusedError')),
   },
   UnsupportedMediaType: {
     description: 'Wrong Content-Type, or a file that is not an image the service can read.',
@@ -111,7 +111,7 @@ export const responses: Record<string, Response> = {
   },
   ServiceUnavailable: {
     description:
-      "The store (`store_unavailable`, with Retry-After) or the identity provider (`auth_unavailable`) cannot be reached right now, or a Vercel deployment has no Upstash/KV credentials (`store_unconfigured`); the body never carries the backend's own error.",
+      "The store (`store_unavailable`, with Retry-After) or the identity provider (`auth_unavailable`) cannot be reached right now, or a Vercel deployment has no Upstash/KV credentials (`store_unconfigured`), or too many documents wait to be read (`reader_busy`, POST /train, with Retry-After); the body never carries the backend's own error.",
     content: jsonBody(ref('ServiceUnavailableError')),
   },
   InferenceFailed: {

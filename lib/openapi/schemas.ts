@@ -1,4 +1,20 @@
+import { chatRequestSchema, chatResponseSchema } from '../chat/schema.js';
+import { sourceSchema } from '../citations/schema.js';
 import { type ErrorCode, errorStatus } from '../http/errors.js';
+import {
+  feedbackRequestSchema,
+  feedbackResponseSchema,
+  questionsResponseSchema,
+} from '../questions/schema.js';
+import { suggestionsResponseSchema } from '../suggestions/handlers.js';
+import { trainRequestSchema } from '../training/schema.js';
+import {
+  variantBHealthDegradedSchema,
+  variantBHealthSchema,
+  variantBRequestSchema,
+  variantBResponseSchema,
+} from '../variant-b/schema.js';
+import { fromValibot } from './from-valibot.js';
 import type { JsonSchema } from './types.js';
 
 /** A reference to a schema of `components/schemas`. */
@@ -55,11 +71,26 @@ export const schemas: Record<string, JsonSchema> = {
   }),
   PayloadTooLargeError: errorWith(codesWithStatus(413), {
     limitBytes: count,
+    limit: {
+      type: 'string',
+      description: 'POST /train: the bound passed, MAX_PDF_PAGES, MAX_INFLATED_BYTES or text.',
+    },
+    found: count,
+    max: count,
     corpusBytes: {
       type: 'integer',
       minimum: 0,
       description: 'POST /train past MAX_CORPUS_BYTES: bytes of text the corpus holds already.',
     },
+  }),
+  DocumentRefusedError: errorWith(codesWithStatus(422), {
+    limit: {
+      type: 'string',
+      description:
+        'The bound the document passed: MAX_NESTING, DOCUMENT_READ_TIMEOUT_MS, memory, page_tree (a PDF page reached twice), unreadable.',
+    },
+    found: count,
+    max: count,
   }),
   SessionLimitError: errorWith(
     ['session_limit'],
@@ -75,190 +106,64 @@ export const schemas: Record<string, JsonSchema> = {
     ['retryAfter'],
   ),
 
-  ChatRequest: {
-    type: 'object',
-    required: ['message'],
+  ChatRequest: fromValibot(chatRequestSchema, {
     properties: {
-      message: { type: 'string', minLength: 1, maxLength: 4000 },
-      sessionId: {
-        type: 'string',
-        pattern: '^[A-Za-z0-9_-]{1,64}$',
-        default: 'default',
-        description: 'The conversation; its allowance of messages is counted per session.',
-      },
-      userId: { type: 'string', maxLength: 128, description: 'Caller-chosen user identifier for tracking.' },
-      modelMode: { type: 'string', enum: ['instant', 'expert', 'apex'], default: 'expert' },
-      raw: {
-        type: 'boolean',
-        description: 'When true, the local model answers alone, without the external model.',
-      },
-      imageBase64: {
-        type: 'string',
-        minLength: 1,
-        description:
-          'An image for vision analysis: plain base64 or a data: URL (at most 5 MB decoded). Its text is read and answers questions about it.',
-      },
-      imageId: {
-        type: 'string',
-        pattern: '^[0-9a-f]{64}$',
-        description:
-          'Instead of imageBase64: an image uploaded with POST /api/upload, by its id (unknown or expired: 404). Any client holding the id may use it.',
-      },
-      temperature: { type: 'number', minimum: 0, maximum: 1, default: 0.7 },
-      maxTokens: {
-        type: 'integer',
-        minimum: 1,
-        maximum: 400,
-        default: 80,
-        description:
-          'The longest reply in tokens (words and punctuation marks each count one; "Naomi." is 2). A longer reply is cut after its last whole word that fits and ends with "…", counted in the limit.',
-      },
-      stream: {
-        type: 'boolean',
-        description:
-          'true: the reply as server-sent events (as Accept: text/event-stream asks); false: JSON whatever Accept says.',
-      },
+      sessionId: 'The conversation; its allowance of messages is counted per session.',
+      userId: 'Caller-chosen user identifier for tracking.',
+      raw: 'When true, the local model answers alone, without the external model.',
+      imageBase64:
+        'An image for vision analysis: plain base64 or a data: URL (at most 5 MB decoded). Its text is read and answers questions about it.',
+      imageId:
+        'Instead of imageBase64: an image uploaded with POST /api/upload, by its id (unknown or expired: 404). Any client holding the id may use it.',
+      maxTokens:
+        'The longest reply in tokens (words and punctuation marks each count one; "Naomi." is 2). A longer reply is cut after its last whole word that fits and ends with "…", counted in the limit.',
+      stream:
+        'true: the reply as server-sent events (as Accept: text/event-stream asks); false: JSON whatever Accept says.',
     },
-  },
-  Source: {
-    type: 'object',
+  }),
+  Source: fromValibot(sourceSchema, {
     description:
       'A passage the reply used: from the trained text (chunk and line), in www mode an article, or the text read in an image (image and line).',
-    required: ['text', 'score', 'ref'],
-    additionalProperties: false,
     properties: {
-      text: { type: 'string', description: 'The passage as it was taught (plain text).' },
-      score: { type: 'number', description: 'Retrieval score (BM25, higher is more relevant).' },
-      section: {
-        type: 'string',
-        description:
-          'The heading path of the passage\'s section, outermost first, joined with " > " ("tar > Options > strip"); absent when the text has no headings.',
-      },
-      file: {
-        type: 'string',
-        description: "The file name the text was trained under (`name`, or the uploaded file's name).",
-      },
-      page: { type: 'integer', minimum: 1, description: 'The page of a PDF the passage is on.' },
-      ref: {
-        oneOf: [
-          {
-            type: 'object',
-            required: ['chunk', 'line'],
-            additionalProperties: false,
-            properties: {
-              chunk: {
-                type: 'integer',
-                minimum: 1,
-                description: 'Which training text (1 = the first POST /api/train).',
-              },
-              line: {
-                type: 'integer',
-                minimum: 1,
-                description: 'Line of that text where the passage starts.',
-              },
-            },
-          },
-          {
-            type: 'object',
-            required: ['title', 'url'],
-            additionalProperties: false,
-            properties: { title: { type: 'string' }, url: { type: 'string', format: 'uri' } },
-          },
-          {
-            type: 'object',
-            required: ['image', 'line'],
-            additionalProperties: false,
-            properties: {
-              image: {
-                type: 'string',
-                pattern: '^[0-9a-f]{64}$',
-                description:
-                  'The image whose text was used: its id (SHA-256 of its bytes, as POST /api/upload names it).',
-              },
-              line: { type: 'integer', minimum: 1, description: 'Line of the text read in the image.' },
-            },
-          },
-        ],
-      },
+      text: 'The passage as it was taught (plain text).',
+      score: 'Retrieval score (BM25, higher is more relevant).',
+      ref: 'Where the passage is: { chunk, line } of the trained text (chunk 1 = the first POST /api/train), { title, url } of an article, or { image, line } of the text read in an image (its id: SHA-256 of its bytes).',
+      section:
+        'The heading path of the passage\'s section, outermost first, joined with " > " ("tar > Options > strip"); absent when the text has no headings.',
+      file: "The file name the text was trained under (`name`, or the uploaded file's name).",
+      page: 'The page of a PDF the passage is on.',
+      title: "The citation's title: the document's name (an article's title).",
+      url: 'Where the passage can be read: the document\'s url given at training plus "#" the section\'s anchor (an HTML id, or the heading\'s slug as GitHub makes it), or "#page=N" for a PDF; absent when the document has no url.',
+      documentId: 'The document the passage belongs to.',
     },
-  },
-  ChatResponse: {
-    type: 'object',
-    required: ['response', 'vocabSize', 'usedExternal', 'sources'],
-    additionalProperties: false,
+  }),
+  ChatResponse: fromValibot(chatResponseSchema, {
     properties: {
-      response: {
-        type: 'string',
-        description:
-          'The reply: built from the passages of the trained text, cited as [n]; or an honest "I don\'t know".',
-      },
-      thought: {
-        type: 'string',
-        description:
-          'What was searched, how many passages matched, which were used; present only when available.',
-      },
-      vocabSize: count,
-      usedExternal: { type: 'boolean', description: 'Whether the external model helped with this reply.' },
-      sources: {
-        type: 'array',
-        items: ref('Source'),
-        description:
-          'The passages the reply used, in the order of its [n] citations; empty when it used none.',
-      },
+      response:
+        'The reply: built from the passages of the trained text, cited as [n]; or, when they do not answer, a reply saying so with questions they do answer.',
+      thought: 'What was searched, how many passages matched, which were used; present only when available.',
+      usedExternal: 'Whether the external model helped with this reply.',
+      sources: 'The passages the reply used, in the order of its [n] citations; empty when it used none.',
+      replyId: 'Names this reply for POST /api/feedback; absent with QUESTION_LOG=off.',
     },
-  },
-  TrainRequest: {
-    type: 'object',
-    required: ['text'],
+  }),
+  TrainRequest: fromValibot(trainRequestSchema, {
     properties: {
-      text: { type: 'string', minLength: 1, description: 'At most 1 MB of UTF-8; more is a 413.' },
-      format: {
-        type: 'string',
-        enum: ['text', 'markdown', 'html', 'dialogue'],
-        default: 'text',
-        description:
-          'How the text is written: plain text (manuals, FAQs, a sentence a line), Markdown, HTML, or a dialogue ' +
-          '("User:"/"Assistant:" or "Q:"/"A:" turns; one without turns is a 400). It is read by its structure: ' +
-          'sections under headings, paragraphs, list items, code, table rows.',
-      },
-      name: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 200,
-        description: 'A file name the replies cite the text by (e.g. "docs/install.md").',
-      },
-      documentId: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 200,
-        description:
-          "The document's identity (1-200 printable characters, no control characters): a file's path, a URL. Default: a file's name; for plain text, `text-` and the first 16 hex digits of its SHA-256.",
-      },
-      url: {
-        type: 'string',
-        format: 'uri',
-        description: 'Where a citation of the document links (http or https).',
-      },
-      sha256: {
-        type: 'string',
-        pattern: '^[0-9a-fA-F]{64}$',
-        description:
-          'SHA-256 of the bytes sent (default: computed); for parts, of the whole file, the same on every part.',
-      },
-      part: {
-        type: 'integer',
-        minimum: 1,
-        maximum: 10000,
-        description: 'This part (1-based) of a file sent in parts.',
-      },
-      parts: {
-        type: 'integer',
-        minimum: 1,
-        maximum: 10000,
-        description: 'How many parts the file is sent in.',
-      },
+      text: 'At most 1 MB of UTF-8; more is a 413. Not only whitespace.',
+      format:
+        'How the text is written: plain text (manuals, FAQs, a sentence a line), Markdown, HTML, or a dialogue ' +
+        '("User:"/"Assistant:" or "Q:"/"A:" turns; one without turns is a 400). It is read by its structure: ' +
+        'sections under headings, paragraphs, list items, code, table rows.',
+      name: 'A file name the replies cite the text by (e.g. "docs/install.md").',
+      documentId:
+        "The document's identity (1-200 printable characters, no control characters): a file's path, a URL. Default: for plain text, `text-` and the first 16 hex digits of its SHA-256.",
+      url: 'Where a citation of the document links (http or https only; else a 400).',
+      sha256:
+        'SHA-256 of the bytes sent (default: computed); for parts, of the whole file, the same on every part.',
+      part: 'This part (1-based) of a file sent in parts (with parts, documentId and sha256).',
+      parts: 'How many parts the file is sent in.',
     },
-  },
+  }),
   TrainUploadRequest: {
     type: 'object',
     required: ['file'],
@@ -612,88 +517,44 @@ export const schemas: Record<string, JsonSchema> = {
     },
   },
 
-  HistoryItem: {
-    type: 'object',
-    required: ['role', 'content'],
+  FeedbackRequest: fromValibot(feedbackRequestSchema, {
     properties: {
-      role: { type: 'string', enum: ['user', 'assistant'] },
-      content: { type: 'string', maxLength: 8000 },
+      replyId: 'The replyId the reply carried (/api/v1: the completion id).',
+      comment: "What was wrong, in the visitor's words (at most 1,000 characters).",
     },
-  },
-  VariantBChatRequest: {
-    type: 'object',
-    required: ['message'],
+  }),
+  FeedbackResponse: fromValibot(feedbackResponseSchema),
+  SuggestionsResponse: fromValibot(suggestionsResponseSchema, {
+    properties: { questions: 'Questions the documents answer, phrased from their section headings.' },
+  }),
+  QuestionsResponse: fromValibot(questionsResponseSchema, {
     properties: {
-      message: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 4000,
-        description: 'Must be present and non-empty.',
-      },
-      mode: { type: 'string', enum: ['standard', 'think', 'deep_think', 'www'], default: 'standard' },
-      history: { type: 'array', items: ref('HistoryItem'), description: 'Previous messages, oldest first.' },
-      maxTokens: {
-        type: 'integer',
-        minimum: 1,
-        maximum: 400,
-        default: 400,
-        description:
-          'This service’s extension: the longest reply in tokens, counted as `tokens` counts them; a longer reply is cut after its last whole word that fits and ends with "…".',
-      },
-      stream: {
-        type: 'boolean',
-        description:
-          'true: the reply as server-sent events (as Accept: text/event-stream asks); false: JSON whatever Accept says.',
-      },
+      logging: 'False with QUESTION_LOG=off: nothing is logged and the lists are empty.',
+      questions: 'One entry per group of similar questions; its question, reply and sources are the latest.',
+      perDay: 'Answered and unanswered replies per UTC day, oldest first.',
+      howToTeach: 'For the owner: how to teach the service what it could not answer.',
     },
-  },
-  VariantBChatResponse: {
-    type: 'object',
-    required: ['response', 'mode', 'tokens', 'sources'],
-    additionalProperties: false,
+  }),
+  VariantBChatRequest: fromValibot(variantBRequestSchema, {
     properties: {
-      response: { type: 'string' },
-      mode: { type: 'string', enum: ['standard', 'think', 'deep_think', 'www'] },
-      tokens: {
-        ...count,
-        description: 'The tokens of `response`: words and punctuation marks, each one (at most maxTokens).',
-      },
-      sources: {
-        type: 'array',
-        items: ref('Source'),
-        description: 'The passages the reply used (www: the article); empty when it used none.',
-      },
-      source: {
-        type: 'object',
-        description: 'The encyclopedia article the answer is grounded in (mode www only).',
-        required: ['title', 'url'],
-        additionalProperties: false,
-        properties: { title: { type: 'string' }, url: { type: 'string', format: 'uri' } },
-      },
+      message: 'Must be present and non-empty.',
+      history: 'Previous messages, oldest first.',
+      maxTokens:
+        'This service’s extension: the longest reply in tokens, counted as `tokens` counts them; a longer reply is cut after its last whole word that fits and ends with "…".',
+      stream:
+        'true: the reply as server-sent events (as Accept: text/event-stream asks); false: JSON whatever Accept says.',
     },
-  },
-  VariantBHealth: {
-    type: 'object',
-    required: ['status', 'model', 'version'],
-    additionalProperties: false,
+  }),
+  VariantBChatResponse: fromValibot(variantBResponseSchema, {
     properties: {
-      status: { const: 'ok' },
-      model: { type: 'string' },
-      version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
+      tokens: 'The tokens of `response`: words and punctuation marks, each one (at most maxTokens).',
+      sources: 'The passages the reply used (www: the article); empty when it used none.',
+      replyId: 'Names this reply for POST /api/feedback; absent with QUESTION_LOG=off.',
+      source: 'The encyclopedia article the answer is grounded in (mode www only).',
     },
-  },
-  VariantBHealthDegraded: {
-    type: 'object',
-    required: ['status', 'model', 'version', 'error', 'code'],
-    additionalProperties: false,
-    properties: {
-      status: { const: 'degraded' },
-      model: { type: 'string' },
-      version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
-      error: { type: 'string' },
-      code: { type: 'string', enum: ['store_unavailable', 'store_unconfigured'] },
-    },
-  },
+  }),
+  VariantBHealth: fromValibot(variantBHealthSchema),
+  VariantBHealthDegraded: fromValibot(variantBHealthDegradedSchema),
   OpenApiDocument: {
     type: 'object',
     required: ['openapi', 'info', 'paths', 'components'],

@@ -19,6 +19,8 @@ export interface JsonSchema {
   exclusiveMinimum?: number;
   minLength?: number;
   maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
   pattern?: string;
   /** Annotations: not checked. */
   title?: string;

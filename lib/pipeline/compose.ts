@@ -1,4 +1,6 @@
 import { exampleQuestions } from '../dialogue/index.js';
+import { suggestedQuestions, unknownReplyText } from '../suggestions/index.js';
+import { answersQuestion } from './answerable.js';
 import type { Extracted } from './extract/index.js';
 import type { Knowledge } from './types.js';
 
@@ -21,16 +23,21 @@ export function nearestText(extracted: Extracted): string {
 
 /**
  * The reply at level `none`, for the person asking: the documents do not cover it, and two or
- * three questions they do answer.
+ * three questions they do answer, made from real section headings (lib/suggestions) or, for text
+ * without headings, about the names it mentions most. `template` is UNKNOWN_REPLY.
  */
-export function unknownText(knowledge: Knowledge, unknownWords: readonly string[]): string {
-  const about =
-    unknownWords.length > 0
-      ? `The documents I was given don't mention ${listed(unknownWords.slice(0, 3).map((word) => `"${word}"`))}, so I can't answer that.`
-      : "I couldn't find that in the documents I was given, so I can't answer it.";
-  const examples = exampleQuestions(knowledge.passages, knowledge.model);
-  if (examples.length === 0) return about;
-  return `${about} They do answer questions such as ${listed(examples, 'or')}`;
+export function unknownText(knowledge: Knowledge, template?: string): string {
+  const fromHeadings = suggestedQuestions(knowledge, answersQuestion(knowledge));
+  const offered =
+    fromHeadings.length >= 2
+      ? fromHeadings
+      : [
+          ...fromHeadings,
+          ...exampleQuestions(knowledge.passages, knowledge.model).map((quoted) =>
+            quoted.replace(/^"|"$/g, ''),
+          ),
+        ];
+  return unknownReplyText([...new Set(offered)], template);
 }
 
 /** The reply to a message with nothing to look up in it. */

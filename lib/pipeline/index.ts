@@ -10,10 +10,12 @@ import { type Evidence, rank } from './rank.js';
 import type { Confidence, EvidenceBudget, Knowledge, Source } from './types.js';
 import { type QuestionShape, shapeOf, type Understanding, understand } from './understand/index.js';
 
+export { answersQuestion } from './answerable.js';
 export { EMPTY_KNOWLEDGE_REPLY } from './compose.js';
 export { type ImageText, imageTextOf, MAX_REMEMBERED_LINES } from './evidence/image-text.js';
 export {
   type Confidence,
+  confidenceSchema,
   type EvidenceBudget,
   evidenceBudgets,
   type Knowledge,
@@ -34,6 +36,8 @@ export interface ReplyRequest {
   random?: RandomSource;
   /** Query words also find their synonyms (RELATED_WORDS); off unless true. */
   relatedWords?: boolean;
+  /** The don't-know reply's template (UNKNOWN_REPLY, with `{suggestions}`); unset: lib/suggestions' default. */
+  unknownReply?: string;
   /** Text read in the image of this message (or remembered from an earlier one): evidence of its own. */
   imageText?: ImageText & { remembered?: boolean };
 }
@@ -193,7 +197,7 @@ function answerQuestion(
   if (!best || level === 'none') {
     return {
       kind: 'unknown',
-      text: unknownText(knowledge, search.unknownWords),
+      text: unknownText(knowledge, request.unknownReply),
       sources: [],
       context: contextOf(passages, ranked, []),
       confidence: judged.confidence,

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import type { DialoguePair } from '../documents/types.js';
 import type { LanguageModel } from '../lm/index.js';
 import type { PassageIndex } from '../retrieval/index.js';
@@ -43,11 +44,12 @@ export const evidenceBudgets = {
  * that the closest passage may not answer (cited), `none` is "I don't know". Other parts of the
  * service (the owner's unanswered questions) read `level`, never the wording.
  */
-export interface Confidence {
-  /** 0-1: how well the best unit's evidence answers the question. */
-  score: number;
-  level: 'answer' | 'nearest' | 'none';
-}
+export const confidenceSchema = v.strictObject({
+  /** 0-1: how likely the best unit holds the answer. */
+  score: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
+  level: v.picklist(['answer', 'nearest', 'none']),
+});
+export type Confidence = v.InferOutput<typeof confidenceSchema>;
 
 /** What the local brain knows: the n-gram model, the passage index of the same text, trained dialogue. */
 export interface Knowledge {

@@ -8,7 +8,7 @@ import {
   upstashCredentials,
 } from '../config/index.js';
 import { clientAddressResolver } from '../http/index.js';
-import { createStoreSlidingWindow, createUpstashLimiter } from '../limits/index.js';
+import { createFailedProofLimiter, createStoreSlidingWindow, createUpstashLimiter } from '../limits/index.js';
 import { logError, setLogLevel } from '../log/index.js';
 import { type ExternalModel, providerFromConfig } from '../provider/index.js';
 import { starterTextFromConfig } from '../starter/index.js';
@@ -125,6 +125,13 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       starterText: starterTextFromConfig(config),
       ...(previewCorpus(config) === 'production' ? { corpus: layeredCorpus(store) } : {}),
     });
+  const clientAddress =
+    overrides.clientAddress ??
+    clientAddressResolver({
+      trustHeader: config.TRUST_PROXY_HEADER,
+      hops: config.TRUST_PROXY_HOPS,
+      onVercel: config.VERCEL !== undefined,
+    });
   return {
     config,
     store,
@@ -132,15 +139,14 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     model,
     textRecognizer: overrides.textRecognizer ?? sharedTextRecognizer(recognizerOptionsOf(config)),
     limiter,
-    clientAddress:
-      overrides.clientAddress ??
-      clientAddressResolver({
-        trustHeader: config.TRUST_PROXY_HEADER,
-        hops: config.TRUST_PROXY_HOPS,
-        onVercel: config.VERCEL !== undefined,
-      }),
+    clientAddress,
     verifier,
-    ownerGuard: overrides.ownerGuard ?? ownerGuardFromConfig(config, verifier),
+    ownerGuard:
+      overrides.ownerGuard ??
+      ownerGuardFromConfig(config, verifier, {
+        failedProofs: createFailedProofLimiter(store),
+        clientAddress,
+      }),
     externalModel: 'externalModel' in overrides ? overrides.externalModel : providerFromConfig(config),
     wikipedia,
     startedAt: now(),

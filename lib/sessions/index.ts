@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { HttpError } from '../http/index.js';
-import type { Store } from '../store/index.js';
+import type { Store, StoreBatch } from '../store/index.js';
 import { sessionKeys } from './keys.js';
 
 export { sessionKeys } from './keys.js';
@@ -61,7 +61,12 @@ export async function recordExchange(
   store: Store,
   sessionId: string,
   turns: Turn[],
-  options: { ttlSeconds: number; firstMessage: boolean },
+  options: {
+    ttlSeconds: number;
+    firstMessage: boolean;
+    /** More writes for the same round trip (the question log's). */
+    also?: (batch: StoreBatch) => void;
+  },
 ): Promise<void> {
   const key = sessionKeys.turns(sessionId);
   const batch = store
@@ -71,6 +76,7 @@ export async function recordExchange(
     .expire(key, options.ttlSeconds)
     .hincrby(sessionKeys.stats, 'messages', 1);
   if (options.firstMessage) batch.hincrby(sessionKeys.stats, 'sessions', 1);
+  options.also?.(batch);
   await batch.exec();
 }
 

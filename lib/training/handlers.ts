@@ -1,4 +1,4 @@
-import { encodeChunk } from '../documents/index.js';
+import { encodeChunk, readLimitsOf } from '../documents/index.js';
 import { HttpError, json, type MethodHandler } from '../http/index.js';
 import { type Caller, underClientLimit } from '../limits/index.js';
 import type { Services } from '../services/index.js';
@@ -24,7 +24,7 @@ export function trainHandlers(services: () => Services): { POST: MethodHandler }
       return underClientLimit(current, request, async (caller) => {
         requireTrainAccess(current, caller);
         const idempotencyKey = idempotencyKeyOf(request);
-        const input = await trainInputOf(request);
+        const input = await trainInputOf(request, readLimitsOf(current.config));
         if (input.part) {
           const answer = await trainPart(model, store, { ...input, part: input.part });
           return json(answer, answer.status === 'pending' ? 202 : 200);

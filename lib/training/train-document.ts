@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import {
-  extractPdfText,
+  cleanName,
+  cleanTrainingText,
+  DEFAULT_READ_LIMITS,
+  type ReadLimits,
+  readBounded,
   readDialogue,
   requireFormatOfFile,
   type StoredDocument,
@@ -40,13 +44,26 @@ export function textDocumentId(text: string): string {
  * What a POST /api/train asks for (`trainDocumentOf` and the document's identity): without a
  * `documentId`, a file's id is its name and plain text's is `textDocumentId`.
  */
-export async function trainInputOf(request: Request): Promise<TrainInput> {
+export async function trainInputOf(
+  request: Request,
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+): Promise<TrainInput> {
   const contentType = request.headers.get('content-type') ?? '';
   const input = /^multipart\/form-data/i.test(contentType)
-    ? await fromUploadInput(request)
+    ? await fromUploadInput(request, limits)
     : fromJsonInput(await readJson(request, TRAIN_BODY_LIMIT_BYTES));
-  checkDocument(input.document);
-  return input;
+  // The identity and the hash are of what was sent; what is learned is the cleaned text.
+  const document = { ...cleaned(input.document), documentId: input.document.documentId };
+  await checkDocument(document, limits);
+  return { ...input, document };
+}
+
+/** The document as it is learned: no control characters in its text (a PDF keeps its page breaks) or name. */
+function cleaned<T extends StoredDocument>(document: T): T {
+  const { name, ...rest } = document;
+  const text = cleanTrainingText(document.text, { keepFormFeed: document.format === 'pdf' });
+  const cleanedName = name === undefined ? '' : cleanName(name);
+  return { ...rest, ...(cleanedName ? { name: cleanedName } : {}), text } as T;
 }
 
 function fromJsonInput(body: unknown): TrainInput {
@@ -75,11 +92,12 @@ function fromJsonInput(body: unknown): TrainInput {
   };
 }
 
-async function fromUploadInput(request: Request): Promise<TrainInput> {
+async function fromUploadInput(request: Request, limits: ReadLimits): Promise<TrainInput> {
   const upload = await parseFileUpload(request, { maxBytes: MAX_TRAIN_FILE_BYTES, subject: 'document' });
   const fields = validate(trainFileFieldsSchema, upload.fields);
-  const document = await documentOfUpload(upload, fields);
-  const id = fields.documentId ?? upload.filename ?? fields.name;
+  const document = await documentOfUpload(upload, fields, limits);
+  const fileName = upload.filename === undefined ? undefined : cleanName(upload.filename) || undefined;
+  const id = fields.documentId ?? fileName ?? fields.name;
   if (id === undefined || validateId(id) === undefined)
     throw new HttpError(
       'validation_failed',
@@ -98,8 +116,11 @@ function validateId(id: string): string | undefined {
   return id.length >= 1 && id.length <= 200 && !/\p{Cc}/u.test(id) && id.trim() !== '' ? id : undefined;
 }
 
-/** The 1 MB cap on the text (after extraction) and a dialogue's turns. */
-function checkDocument(document: StoredDocument): void {
+/**
+ * The 1 MB cap on the text (after extraction), markup read off this thread under the read limits
+ * (its depth is the sender's choice: 422 when nested too deep or too slow), a dialogue's turns.
+ */
+async function checkDocument(document: StoredDocument, limits: ReadLimits): Promise<void> {
   const bytes = Buffer.byteLength(document.text, 'utf8');
   if (bytes > MAX_TRAIN_TEXT_BYTES) {
     throw new HttpError(
@@ -107,6 +128,9 @@ function checkDocument(document: StoredDocument): void {
       `text is ${bytes} bytes; send at most 1 MB per request (split a larger corpus into several calls).`,
       { limitBytes: MAX_TRAIN_TEXT_BYTES },
     );
+  }
+  if (document.format === 'markdown' || document.format === 'html') {
+    await readBounded({ kind: 'text', format: document.format, text: document.text }, limits);
   }
   if (document.format === 'dialogue' && readDialogue(document.text).length === 0) {
     throw new HttpError(
@@ -121,11 +145,13 @@ function checkDocument(document: StoredDocument): void {
 async function documentOfUpload(
   upload: ParsedUpload,
   fields: { name?: string; format?: (typeof TRAIN_FORMATS)[number] },
+  limits: ReadLimits,
 ): Promise<StoredDocument> {
   const kind = requireFormatOfFile(upload.filename, upload.declaredType);
   const name = fields.name ?? upload.filename;
   const named = name ? { name } : {};
-  if (kind === 'pdf') return { format: 'pdf', ...named, text: await extractPdfText(upload.bytes) };
+  if (kind === 'pdf')
+    return { format: 'pdf', ...named, text: await readBounded({ kind: 'pdf', bytes: upload.bytes }, limits) };
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(upload.bytes).replace(/^\uFEFF/, '');

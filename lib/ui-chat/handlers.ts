@@ -8,6 +8,7 @@ import {
 } from '../chat/index.js';
 import { type MethodHandler, readJson, validate } from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
+import { type LoggedReplyFields, planReplyLog } from '../questions/index.js';
 import type { Services } from '../services/index.js';
 import { sessionHeaders } from '../sessions/index.js';
 import { readUIConversation } from './conversation.js';
@@ -43,20 +44,24 @@ export function uiChatHandlers(services: () => Services): { POST: MethodHandler 
           ? await readChatImage(current, { base64: conversation.imageDataUrl })
           : undefined;
         const limit = user ? config.SESSION_LIMIT_SIGNED_IN : config.SESSION_LIMIT_FREE;
+        const log = planReplyLog(current, chat.message);
         let counted: Record<string, string> = {};
         const onSession = (sessionLimit: number, remaining: number) => {
           counted = sessionHeaders(sessionLimit, remaining);
         };
         return streamUIMessage(
           { lateHeaders: () => counted, signal: request.signal },
-          (onDelta) =>
-            respondToChat(current, chat, {
+          async (onDelta) => {
+            const outcome = await respondToChat(current, chat, {
               limit,
               image,
               history: conversation.history,
               onDelta,
               onSession,
-            }),
+              record: log.write,
+            });
+            return { outcome, logged: log.fields(outcome.body.sources) };
+          },
           endingOf,
         );
       });
@@ -64,11 +69,17 @@ export function uiChatHandlers(services: () => Services): { POST: MethodHandler 
   };
 }
 
-function endingOf(outcome: ChatOutcome): UIStreamEnding {
-  const { thought, usedExternal, vocabSize, sources, confidence } = outcome.body;
+function endingOf({ outcome, logged }: { outcome: ChatOutcome; logged: LoggedReplyFields }): UIStreamEnding {
+  const { thought, usedExternal, vocabSize, confidence } = outcome.body;
   return {
-    sources,
+    sources: logged.sources,
     finishReason: outcome.cut ? 'length' : 'stop',
-    metadata: { ...(thought ? { thought } : {}), usedExternal, vocabSize, confidence },
+    metadata: {
+      ...(logged.replyId ? { replyId: logged.replyId } : {}),
+      ...(thought ? { thought } : {}),
+      usedExternal,
+      vocabSize,
+      confidence,
+    },
   };
 }

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy, { type Busboy } from 'busboy';
 import { HttpError } from '../http/errors.js';
+import { logInfo } from '../log/index.js';
 import { formatByteLimit } from '../vision/limits.js';
 
 /** The one file of an upload, as sent; its declared type and name are informative only. */
@@ -53,6 +54,8 @@ export async function parseImageUpload(request: Request, options: UploadOptions)
   try {
     parser = busboy({
       headers: { 'content-type': contentType },
+      // Browsers and curl send a file name's UTF-8 bytes as they are; busboy would read them as Latin-1.
+      defParamCharset: 'utf8',
       // busboy flags a file as over the limit once it reaches fileSize bytes, so allow one more:
       // a file of exactly maxBytes passes and the byte after it trips the limit.
       limits: { fileSize: maxBytes + 1, files: 1, fields: 8, fieldSize: 1024, parts: 16 },
@@ -156,7 +159,11 @@ function fileAsText(): HttpError {
   );
 }
 
+/** busboy's own words go to the log; the response says what to check. */
 function malformed(error: unknown): HttpError {
-  const reason = error instanceof Error ? error.message : String(error);
-  return new HttpError('bad_request', `The multipart body is malformed: ${reason}.`);
+  logInfo('multipart_malformed', { detail: error instanceof Error ? error.message : String(error) });
+  return new HttpError(
+    'bad_request',
+    'The multipart body is malformed: check that the boundary in Content-Type matches the body, each part has a Content-Disposition header, and the body is complete.',
+  );
 }

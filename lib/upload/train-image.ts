@@ -1,3 +1,4 @@
+import { cleanTrainingText } from '../documents/index.js';
 import { HttpError } from '../http/errors.js';
 import type { ModelKeeper } from '../training/index.js';
 import type { UploadedImage } from './schema.js';
@@ -29,7 +30,11 @@ export async function trainImageText(
 ): Promise<NonNullable<UploadedImage['training']>> {
   if (lines.length === 0) return { status: 'no_text' };
   const source = imageSourceName(id);
-  const result = await keeper.train({ format: 'text', name: source, text: lines.join('\n') });
+  const result = await keeper.train({
+    format: 'text',
+    name: source,
+    text: cleanTrainingText(lines.join('\n')),
+  });
   return {
     status: 'trained',
     source,

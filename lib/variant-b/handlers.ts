@@ -9,6 +9,7 @@ import {
   validate,
 } from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
+import { logReply } from '../questions/index.js';
 import { isStoreUnconfigured, type Services, serviceVersion } from '../services/index.js';
 import { answeringModelName } from './model-name.js';
 import { respondVariantB } from './respond.js';
@@ -21,12 +22,14 @@ export function variantBChatHandlers(services: () => Services): { POST: MethodHa
       const current = services();
       return underClientLimit(current, request, async () => {
         const body = validate(variantBRequestSchema, await readJson(request, VARIANT_B_BODY_LIMIT_BYTES));
+        const answer = async (onDelta?: (text: string) => void) => {
+          const reply = await respondVariantB(current, body, onDelta);
+          return { ...reply, ...(await logReply(current, { ...reply, question: body.message })) };
+        };
         if (body.stream ?? acceptsEventStream(request)) {
-          return streamReply((onDelta) => respondVariantB(current, body, onDelta), {
-            signal: request.signal,
-          });
+          return streamReply(answer, { signal: request.signal });
         }
-        return json(await respondVariantB(current, body));
+        return json(await answer());
       });
     },
   };

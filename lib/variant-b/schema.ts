@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { MAX_REPLY_TOKENS } from '../chat/schema.js';
+import { sourceSchema } from '../citations/schema.js';
+import { confidenceSchema } from '../pipeline/index.js';
 
 /** Longest message accepted, in characters. */
 export const MAX_B_MESSAGE_CHARS = 4000;
@@ -54,3 +56,37 @@ export const variantBRequestSchema = v.object(
 export type VariantBRequest = v.InferOutput<typeof variantBRequestSchema>;
 export type ReasoningMode = VariantBRequest['mode'];
 export type HistoryItem = VariantBRequest['history'][number];
+
+/** The body of a 200 from POST /api/api/chat, as the OpenAPI document states it. */
+export const variantBResponseSchema = v.strictObject({
+  response: v.string(),
+  mode: v.picklist(reasoningModes),
+  tokens: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  sources: v.array(sourceSchema),
+  /** How sure the reply is, from the evidence (beside the spec's fields). */
+  confidence: confidenceSchema,
+  /** How the message was read against the conversation ("read as: ..."), when it leaned on it; never inside `response`. */
+  thought: v.optional(v.string()),
+  /** Names the reply for POST /api/feedback; absent with QUESTION_LOG=off. */
+  replyId: v.optional(v.string()),
+  /** www only: the article the answer is grounded in. */
+  source: v.optional(v.strictObject({ title: v.string(), url: v.string() })),
+});
+
+const versionSchema = v.pipe(v.string(), v.regex(/^\d+\.\d+\.\d+$/));
+
+/** The body of a 200 from GET /api/api/health. */
+export const variantBHealthSchema = v.strictObject({
+  status: v.literal('ok'),
+  model: v.string(),
+  version: versionSchema,
+});
+
+/** The body of a 503 from GET /api/api/health: the store cannot be reached, or there is none. */
+export const variantBHealthDegradedSchema = v.strictObject({
+  status: v.literal('degraded'),
+  model: v.string(),
+  version: versionSchema,
+  error: v.string(),
+  code: v.picklist(['store_unavailable', 'store_unconfigured']),
+});

@@ -1,4 +1,5 @@
 import { HttpError } from '../http/errors.js';
+import { logInfo } from '../log/index.js';
 import { MAX_IMAGE_PIXELS } from './limits.js';
 
 const ACCEPTED = 'PNG, JPEG, GIF, WebP or AVIF';
@@ -21,9 +22,9 @@ export function heicUnsupported(): HttpError {
 
 /** 400: the type is recognised but the image does not decode. */
 export function corruptImage(reason?: string): HttpError {
-  return new HttpError('bad_request', 'The image is truncated or corrupt and could not be decoded.', {
-    ...(reason ? { reason } : {}),
-  });
+  // The decoder's words (sharp's) are for the log, not the caller.
+  if (reason) logInfo('image_undecodable', { detail: reason });
+  return new HttpError('bad_request', 'The image is truncated or corrupt and could not be decoded.');
 }
 
 /** 413: too many pixels to decode safely (`maxPixels` depends on the format, see `maxPixelsFor`). */

@@ -56,8 +56,9 @@ describe('grounded replies', () => {
   it('says plainly that it does not know, with no sources, when nothing taught answers', async () => {
     const { api } = await faqChat();
     const body = await ask(api, 'What is the capital of France?');
-    expect(body.response).toMatch(/^The documents I was given don't mention "capital" and "france"/);
-    expect(body.response).not.toContain('/api/train');
+    expect(body.response).toMatch(/^Sorry, I can't answer that: the documents I have don't cover it\./);
+    expect(body.response).not.toContain('/api/');
+    expect(body.thought).toMatch(/never taught: capital, france/);
     expect(body.sources).toEqual([]);
     expect(body.confidence.level).toBe('none');
     expect(body.thought).toMatch(/confidence none/);

@@ -5,6 +5,7 @@ import { type OidcStandin, startOidcStandin } from '../support/oidc-standin.js';
 
 const ownerEmail = 'Owner@Example.com';
 const adminToken = 'admin-token-0123456789abcdef';
+const NOT_THE_OWNER = 'X-Owner-Email and the proof in Authorization do not identify the owner of this server';
 
 function adminRequest(headers: Record<string, string>): Request {
   return new Request('http://127.0.0.1/api/admin/stats', { headers });
@@ -67,7 +68,34 @@ describe('createOwnerGuard', () => {
         adminRequest({ 'x-owner-email': ownerEmail, authorization: 'Bearer wrong-token-0123456789' }),
       ),
     );
-    expect(result).toMatchObject({ status: 403, code: 'forbidden', message: 'The admin token is wrong' });
+    expect(result).toMatchObject({ status: 403, code: 'forbidden', message: NOT_THE_OWNER });
+  });
+
+  it('gives the same 403 body whether or not the e-mail matched, for every kind of failed proof', async () => {
+    const someoneElse = await idp.mintToken({ email: 'someone@example.com' });
+    const expired = await idp.mintToken({ email: 'owner@example.com' }, { expiresIn: -300 });
+    const proofs: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer wrong-token-0123456789' },
+      { authorization: `Basic ${adminToken}` },
+      { authorization: 'Bearer a.b.c' },
+      { authorization: `Bearer ${someoneElse}` },
+      { authorization: `Bearer ${expired}` },
+    ];
+    for (const proof of proofs) {
+      const right = await outcome(guard.check(adminRequest({ 'x-owner-email': ownerEmail, ...proof })));
+      const wrong = await outcome(
+        guard.check(adminRequest({ 'x-owner-email': 'intruder@example.com', ...proof })),
+      );
+      expect(right, JSON.stringify(proof)).toMatchObject({ status: 403 });
+      expect(wrong, JSON.stringify(proof)).toEqual(right);
+    }
+    const rightToken = await outcome(
+      guard.check(
+        adminRequest({ 'x-owner-email': 'intruder@example.com', authorization: `Bearer ${adminToken}` }),
+      ),
+    );
+    expect(rightToken).toEqual({ status: 403, code: 'forbidden', message: NOT_THE_OWNER });
   });
 
   it('returns 403 when the Authorization header is malformed', async () => {
@@ -102,7 +130,7 @@ describe('createOwnerGuard', () => {
     expect(result).toMatchObject({
       status: 403,
       code: 'forbidden',
-      message: 'The signed-in account is not the owner of this server',
+      message: NOT_THE_OWNER,
     });
   });
 

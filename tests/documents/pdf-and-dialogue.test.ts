@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { extractPdfText, readDialogue, readDocument } from '../../lib/documents/index.js';
+import {
+  DEFAULT_READ_LIMITS,
+  extractPdfText,
+  readBounded,
+  readDialogue,
+  readDocument,
+} from '../../lib/documents/index.js';
 import { HttpError } from '../../lib/http/index.js';
 import { tinyPdf } from './tiny-pdf.js';
 
@@ -37,13 +43,16 @@ describe('PDF text extraction', () => {
   });
 
   it('refuses bytes that are not a PDF, and a PDF without text, with 400 and the reason', async () => {
-    const notPdf = await extractPdfText(new TextEncoder().encode('hello, I am not a PDF')).catch(
-      (e: unknown) => e,
-    );
+    const notPdf = await readBounded(
+      { kind: 'pdf', bytes: new TextEncoder().encode('hello, I am not a PDF') },
+      DEFAULT_READ_LIMITS,
+    ).catch((e: unknown) => e);
     expect(notPdf).toBeInstanceOf(HttpError);
     expect(notPdf).toMatchObject({ status: 400, extra: { reason: 'unreadable_pdf' } });
-    expect((notPdf as Error).message).toMatch(/^The PDF could not be read: /);
-    const blank = await extractPdfText(tinyPdf([[]])).catch((e: unknown) => e);
+    expect((notPdf as Error).message).toMatch(/^The PDF could not be read: it is damaged/);
+    const blank = await readBounded({ kind: 'pdf', bytes: tinyPdf([[]]) }, DEFAULT_READ_LIMITS).catch(
+      (e: unknown) => e,
+    );
     expect(blank).toMatchObject({ status: 400, extra: { reason: 'pdf_without_text' } });
   });
 });

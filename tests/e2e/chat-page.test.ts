@@ -275,7 +275,7 @@ describe('the chat page in headless Chromium', { timeout: 60_000 }, () => {
     for (const [index, source] of expected.entries()) {
       const shown = sources.nth(index);
       expect(await shown.locator('.cite').textContent()).toBe(`[${index + 1}]`);
-      const document = [source.file, source.section].filter(Boolean).join(' › ');
+      const document = [source.file, source.section?.replace(/ > /g, ' › ')].filter(Boolean).join(' › ');
       expect(await shown.locator('.where').textContent()).toBe(
         document || `line ${source.ref.line.toLocaleString('en')}`,
       );

@@ -191,7 +191,7 @@ describe('the chat widget on a page of another origin', () => {
     expect(await reply.textContent()).toMatch(/opens at nine in the morning/);
     const citation = reply.locator('summary').first();
     // The citation names the document and its section (the heading path), not a chunk and line.
-    expect(await citation.textContent()).toBe('[1] museum.md — Harbour museum > Opening hours');
+    expect(await citation.textContent()).toBe('[1] museum.md › Harbour museum › Opening hours');
     const passage = reply.locator('blockquote').first();
     expect(await passage.isVisible()).toBe(false);
     await citation.click();

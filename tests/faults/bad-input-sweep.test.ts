@@ -16,6 +16,21 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** Longer than any field or body the service takes (train's 1 MB included). */
 const HUGE = 'x'.repeat(1_100_000);
 
+/** Sent inside malformed bodies: a response that quotes it back is echoing the parser's message. */
+const ECHO = 'echo-marker-5f3a';
+/** A library's words (JSON.parse, busboy, sharp, pdf.js, the runtime) or a stack trace in a response. */
+const LIBRARY_TEXT = [
+  /Unexpected (token|end of JSON|non-whitespace)/i,
+  /" is not valid JSON/,
+  /JSON at position/,
+  /Malformed part header|Unexpected end of form|Multipart: Boundary|Boundary not found/i,
+  /Input buffer|corrupt header|vips/i,
+  /Invalid PDF|Invalid array length|FormatError|Indexing all PDF objects/i,
+  /Maximum call stack|heap out of memory/i,
+  /\n\s+at \S|\.ts:\d+|node_modules/,
+  new RegExp(ECHO),
+];
+
 /** One malformed request, described so a failure says which. */
 interface Case {
   name: string;
@@ -127,7 +142,20 @@ function jsonCases(
     body,
   });
   const cases: Case[] = [];
-  const badJson = ['', ' ', '{', '{"message":', '[1,2', 'not json', '{"a":1}}', "{'single':'quotes'}", 'NaN'];
+  const badJson = [
+    '',
+    ' ',
+    '{',
+    '{"message":',
+    '[1,2',
+    'not json',
+    '{"a":1}}',
+    "{'single':'quotes'}",
+    'NaN',
+    `{"${ECHO}" 1}`,
+    `{"message": "${ECHO}`,
+    `${ECHO}{}`,
+  ];
   for (const text of badJson) cases.push(send(`bad JSON ${JSON.stringify(text)}`, text));
   for (const text of ['null', '[]', '123', '"text"', 'true', '{}'])
     cases.push(send(`the JSON ${text}`, text));
@@ -357,12 +385,37 @@ async function sweepCases(): Promise<Case[]> {
       }
       const json = operation.requestBody?.content['application/json'];
       if (json) cases.push(...jsonCases(path, method, json.schema, auth));
+      if (path === '/train' && method === 'POST') cases.push(...nestedDocumentCases());
       if (operation.requestBody?.content['multipart/form-data']) cases.push(...(await uploadCases(path)));
     }
     const base = (item.servers?.[0]?.url ?? '/api').replace(/\/$/, '');
     for (const added of cases.slice(first)) added.base = base;
   }
   return cases;
+}
+
+/** Documents nested 100,000 deep, the shapes that once overflowed the readers' stacks. */
+function nestedDocumentCases(): Case[] {
+  const documents = [
+    ['html', `<body>${'<div>'.repeat(100_000)}deep`],
+    ['html', `${'<ul><li>'.repeat(100_000)}item`],
+    ['markdown', `${'>'.repeat(100_000)} quoted`],
+    ['markdown', `${'- '.repeat(100_000)}item`],
+    ['markdown', Array.from({ length: 1000 }, (_, level) => `${'  '.repeat(level)}- ${level}`).join('\n')],
+  ];
+  return documents.map(([format, text], index) => ({
+    name: `POST /train: ${format} nested deep, shape ${index + 1}`,
+    method: 'POST',
+    path: '/train',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text, format }),
+  }));
+}
+
+/** A library's words or a stack trace in a body, or ''. */
+function libraryTextProblem(text: string): string {
+  const found = LIBRARY_TEXT.find((pattern) => pattern.test(text));
+  return found ? `library text ${found}` : '';
 }
 
 /**
@@ -396,6 +449,9 @@ describe('a bad-input sweep generated from the OpenAPI document, against npm sta
     server = await startLocalServer({
       DATA_DIR: dataDir,
       RATE_LIMIT_REQUESTS: '100000',
+      // Each request names its own address, so failed admin proofs (limited per address) do not
+      // turn the owner's later cases into 429s.
+      TRUST_PROXY_HEADER: 'x-real-ip',
       OWNER_EMAIL: OWNER,
       ADMIN_TOKEN,
     });
@@ -406,13 +462,13 @@ describe('a bad-input sweep generated from the OpenAPI document, against npm sta
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('answers every malformed request with a 4xx JSON error carrying nosniff, never a 500', async () => {
+  it('answers every malformed request with a 4xx JSON error carrying nosniff, in our words (no library text, no stack), never a 500', async () => {
     const failures: string[] = [];
     const statuses = new Map<number, number>();
-    for (const item of cases) {
+    for (const [index, item] of cases.entries()) {
       const response = await fetch(`${server.url}${item.base ?? '/api'}${item.path}`, {
         method: item.method,
-        headers: item.headers,
+        headers: { 'x-real-ip': `10.${index >> 16}.${(index >> 8) & 255}.${index & 255}`, ...item.headers },
         body: item.body,
       });
       const text = await response.text();
@@ -421,6 +477,7 @@ describe('a bad-input sweep generated from the OpenAPI document, against npm sta
         response.status < 400 || response.status > 499 ? `status ${response.status}` : '',
         !response.headers.get('content-type')?.startsWith('application/json') ? 'not JSON' : '',
         errorShapeProblem(text, response.status),
+        libraryTextProblem(text),
         response.headers.get('x-content-type-options') !== 'nosniff' ? 'no nosniff' : '',
       ].filter(Boolean);
       if (problems.length) failures.push(`${item.name} -> ${problems.join(', ')}: ${text.slice(0, 160)}`);

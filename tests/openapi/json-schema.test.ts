@@ -7,27 +7,64 @@ const check = (name: string, value: unknown) =>
 
 describe('the JSON Schema validator of the OpenAPI test', () => {
   it('accepts a body that matches, optional fields left out', () => {
-    expect(check('ChatResponse', { response: 'hi', vocabSize: 3, usedExternal: false, sources: [] })).toEqual(
-      [],
-    );
     expect(
-      check('ChatResponse', { response: 'hi', thought: 't', vocabSize: 0, usedExternal: true, sources: [] }),
+      check('ChatResponse', {
+        response: 'hi',
+        vocabSize: 3,
+        usedExternal: false,
+        sources: [],
+        confidence: { score: 1, level: 'answer' },
+      }),
+    ).toEqual([]);
+    expect(
+      check('ChatResponse', {
+        response: 'hi',
+        thought: 't',
+        vocabSize: 0,
+        usedExternal: true,
+        sources: [],
+        confidence: { score: 0, level: 'none' },
+      }),
     ).toEqual([]);
   });
 
   it('reports a missing required field, a wrong type, an extra field and a value out of range', () => {
-    expect(check('ChatResponse', { vocabSize: 3, usedExternal: false, sources: [] })).toEqual([
-      '$: missing required property "response"',
-    ]);
-    expect(check('ChatResponse', { response: 1, vocabSize: 3, usedExternal: false, sources: [] })).toEqual([
-      '$.response: expected string, got number',
-    ]);
     expect(
-      check('ChatResponse', { response: 'a', vocabSize: 3, usedExternal: false, sources: [], extra: 1 }),
+      check('ChatResponse', {
+        vocabSize: 3,
+        usedExternal: false,
+        sources: [],
+        confidence: { score: 1, level: 'answer' },
+      }),
+    ).toEqual(['$: missing required property "response"']);
+    expect(
+      check('ChatResponse', {
+        response: 1,
+        vocabSize: 3,
+        usedExternal: false,
+        sources: [],
+        confidence: { score: 1, level: 'answer' },
+      }),
+    ).toEqual(['$.response: expected string, got number']);
+    expect(
+      check('ChatResponse', {
+        response: 'a',
+        vocabSize: 3,
+        usedExternal: false,
+        sources: [],
+        confidence: { score: 1, level: 'answer' },
+        extra: 1,
+      }),
     ).toEqual(['$: unexpected property "extra"']);
-    expect(check('ChatResponse', { response: 'a', vocabSize: -1, usedExternal: false, sources: [] })).toEqual(
-      ['$.vocabSize: -1 is below 0'],
-    );
+    expect(
+      check('ChatResponse', {
+        response: 'a',
+        vocabSize: -1,
+        usedExternal: false,
+        sources: [],
+        confidence: { score: 1, level: 'answer' },
+      }),
+    ).toEqual(['$.vocabSize: -1 is below 0']);
     expect(
       check('TrainResponse', { ok: true, tokens: 1.5, vocabSize: 2, documentId: 'a', status: 'trained' }),
     ).toEqual(['$.tokens: expected integer, got number']);

@@ -424,6 +424,43 @@ describe('/api/upload', () => {
   });
 });
 
+describe('feedback, suggestions and the question log', () => {
+  it('POST /api/feedback records a rating of a reply and answers 400 and 404 as documented', async () => {
+    const chat = await call('POST', '/chat', { json: { message: 'What is light?', stream: false } });
+    expectConforms(chat, 200);
+    const { replyId } = chat.body as { replyId: string };
+    expectConforms(
+      await call('POST', '/feedback', { json: { replyId, rating: 'down', comment: 'Too short.' } }),
+      200,
+    );
+    expectConforms(await call('POST', '/feedback', { json: { replyId, rating: 'meh' } }), 400);
+    expectConforms(
+      await call('POST', '/feedback', { json: { replyId, rating: 'up', comment: 'x'.repeat(1001) } }),
+      400,
+    );
+    const unknown = await call('POST', '/feedback', {
+      json: { replyId: 'reply-0123456789abcdef0123456789abcdef', rating: 'up' },
+    });
+    expectConforms(unknown, 404);
+    expect(errorOf(unknown).code).toBe('reply_not_found');
+  });
+
+  it('GET /api/suggestions answers its questions', async () => {
+    expectConforms(await call('GET', '/suggestions'), 200);
+  });
+
+  it('GET /api/admin/questions answers the owner, 400 for a bad kind, 401 without credentials', async () => {
+    for (const kind of ['unanswered', 'disliked', 'top']) {
+      expectConforms(
+        await call('GET', `/admin/questions?kind=${kind}&days=7`, { headers: ownerHeaders }),
+        200,
+      );
+    }
+    expectConforms(await call('GET', '/admin/questions?kind=worst', { headers: ownerHeaders }), 400);
+    expectConforms(await call('GET', '/admin/questions'), 401);
+  });
+});
+
 describe('admin endpoints', () => {
   it('GET /api/admin/stats answers the owner', async () => {
     expectConforms(await call('GET', '/admin/stats', { headers: ownerHeaders }), 200);

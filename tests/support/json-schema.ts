@@ -1,7 +1,7 @@
 /**
  * A small JSON Schema (2020-12) validator for the subset lib/openapi is written in: type,
  * properties, required, additionalProperties, items, enum, const, oneOf/anyOf/allOf, $ref into
- * the document, minimum/maximum/exclusiveMinimum, minLength/maxLength and pattern. Annotations
+ * the document, minimum/maximum/exclusiveMinimum, minLength/maxLength, minItems/maxItems and pattern. Annotations
  * (description, format, default ...) are not checked. Any other keyword throws, so the document
  * cannot lean on a rule this validator would silently ignore.
  */
@@ -25,6 +25,8 @@ const checked = new Set([
   'exclusiveMinimum',
   'minLength',
   'maxLength',
+  'minItems',
+  'maxItems',
   'pattern',
 ]);
 const annotations = new Set([
@@ -116,6 +118,12 @@ export function validateJson(document: unknown, schema: unknown, value: unknown,
     if (typeof node.pattern === 'string' && !new RegExp(node.pattern, 'u').test(value)) {
       fail(`${JSON.stringify(value.slice(0, 80))} does not match ${node.pattern}`);
     }
+  }
+  if (Array.isArray(value)) {
+    if (typeof node.minItems === 'number' && value.length < node.minItems)
+      fail(`fewer than ${node.minItems} items`);
+    if (typeof node.maxItems === 'number' && value.length > node.maxItems)
+      fail(`more than ${node.maxItems} items`);
   }
   if (Array.isArray(value) && node.items !== undefined) {
     value.forEach((item, index) => {

@@ -1,35 +1,16 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retryAfterMs, sendPart, TrainPartError } from '../../lib/train-client/index.js';
 import { type RunningServer, startLocalServer } from '../support/local-server.js';
+import { freePort } from '../support/redis-server.js';
+import { runTrain } from '../support/train-cli.js';
 
-const root = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'train-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Runs `npm run train -- ...args` (its script, with the same Node) and collects what it prints. */
-function train(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'scripts/train.ts'), ...args], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('exit', (code) => resolveRun({ code, stdout, stderr }));
-  });
-}
 
 const paragraph = (i: number) =>
   `Paragraph ${i}: the river ${i % 7 === 0 ? 'of light ' : ''}runs to the sea, and the sea is wide.\nIt carries the ships of morning number ${i}.`;
@@ -51,43 +32,74 @@ describe('npm run train against npm start', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('sends the file in parts under the cap, through a tight rate limit, and prints parts, tokens and vocabulary', async () => {
-    const run = await train([file, '--url', server.url, '--part-bytes', '1500']);
+  it('sends a large file as parts of one document under the cap, through a tight rate limit, and prints each part and the summary', async () => {
+    const run = await runTrain([file, '--url', server.url, '--part-bytes', '1500']);
     expect(run.code, run.stderr).toBe(0);
-    const summary = /Trained (\d+) parts in [\d.]+ s: (\d+) tokens, vocabulary (\d+)\./.exec(run.stdout);
+    const summary =
+      /Summary: 1 trained, 0 replaced, 0 unchanged, 0 pruned, 0 skipped, 0 failed in [\d.]+ s \((\d+) tokens, vocabulary (\d+)\)\./.exec(
+        run.stdout,
+      );
     expect(summary, run.stdout).not.toBeNull();
-    const [, parts, tokens, vocabulary] = summary!.map(Number);
-    expect(parts).toBeGreaterThanOrEqual(5);
-    const partLines = run.stderr.match(/^part \d+: [\d.]+ (KB|B), \d+ tokens, vocabulary \d+$/gm) ?? [];
-    expect(partLines).toHaveLength(parts!);
+    const partLines = run.stderr.match(/^ {2}part \d+ of (\d+): [\d.]+ (KB|B), \w+$/gm) ?? [];
+    expect(partLines.length).toBeGreaterThanOrEqual(5);
+    expect(partLines[0]).toContain(`of ${partLines.length}:`);
     const health = await (await fetch(`${server.url}/api/health`)).json();
-    expect(health.vocabSize).toBe(vocabulary);
-    const perLine = partLines.map((line) => Number(/(\d+) tokens/.exec(line)![1]));
-    expect(perLine.reduce((a, b) => a + b, 0)).toBe(tokens);
+    expect(health.vocabSize).toBe(Number(summary![2]));
   });
 
-  it('says so when the file holds no text', async () => {
+  it('skips a file that holds no text, saying so', async () => {
     const empty = join(dir, 'empty.txt');
     writeFileSync(empty, '\n\n   \n');
-    const run = await train([empty, '--url', server.url]);
+    const run = await runTrain([empty, '--url', server.url]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('Nothing to train');
+    expect(run.stderr).toContain('skipped empty.txt: it holds no text');
+    expect(run.stdout).toContain('0 trained, 0 replaced, 0 unchanged, 0 pruned, 1 skipped, 0 failed');
+  });
+
+  it('refuses a binary file given alone (any name), naming it', async () => {
+    const binary = join(dir, 'photo');
+    writeFileSync(binary, new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]));
+    const run = await runTrain([binary, '--url', server.url]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('skipped photo: binary, not text: a NUL byte at byte 4');
   });
 
   it('fails with exit code 2 and the usage on bad arguments, and 1 on a missing file', async () => {
-    const none = await train([]);
+    const none = await runTrain([]);
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('usage: npm run train -- FILE');
-    const tooBig = await train([file, '--part-bytes', '9999999']);
+    expect(none.stderr).toContain('usage: npm run train -- PATH');
+    const tooBig = await runTrain([file, '--part-bytes', '9999999']);
     expect(tooBig.code).toBe(2);
-    const missing = await train([join(dir, 'nope.txt'), '--url', server.url]);
+    const halfOwner = await runTrain([file, '--url', server.url, '--owner-email', 'me@example.org']);
+    expect(halfOwner.code).toBe(2);
+    expect(halfOwner.stderr).toContain('owner credentials need both the e-mail');
+    const missing = await runTrain([join(dir, 'nope.txt'), '--url', server.url]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('cannot read');
   });
 });
 
+describe('npm run train when nothing answers', () => {
+  it('says so at once with the URL it tried (--url, TRAIN_URL, else localhost:$PORT), without retrying', async () => {
+    const port = await freePort();
+    const file = join(dir, 'one.txt');
+    writeFileSync(file, 'One line.\n');
+    for (const [args, env, tried] of [
+      [['--url', `http://127.0.0.1:${port}`], {}, `http://127.0.0.1:${port}/`],
+      [[], { TRAIN_URL: `http://127.0.0.1:${port}/base` }, `http://127.0.0.1:${port}/base/`],
+      [[], { PORT: String(port) }, `http://localhost:${port}/`],
+    ] as const) {
+      const run = await runTrain([file, ...args], env);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`train: nothing answers at ${tried} (ECONNREFUSED)`);
+      expect(run.stderr).toContain('--url or TRAIN_URL');
+      expect(run.stderr).not.toContain('retrying');
+    }
+  });
+});
+
 describe('npm run train against a server that is busy at first', () => {
-  const seen: { at: number; key: string | undefined }[] = [];
+  const seen: { at: number; body: Record<string, unknown> }[] = [];
   let url: string;
   let close: () => Promise<void>;
   beforeAll(async () => {
@@ -96,8 +108,14 @@ describe('npm run train against a server that is busy at first', () => {
       { status: 429, headers: { 'retry-after': '1' }, body: { error: 'slow down', code: 'rate_limited' } },
     ];
     const server = createServer(async (req: IncomingMessage, res) => {
-      for await (const _ of req);
-      seen.push({ at: performance.now(), key: req.headers['idempotency-key'] as string | undefined });
+      let text = '';
+      for await (const chunk of req) text += chunk;
+      if (req.url === '/api/health') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"ok":true}');
+        return;
+      }
+      seen.push({ at: performance.now(), body: JSON.parse(text) });
       const answer = answers.shift() ?? {
         status: 200,
         headers: {},
@@ -112,18 +130,22 @@ describe('npm run train against a server that is busy at first', () => {
   });
   afterAll(() => close());
 
-  it('honours Retry-After on 503 and 429, resending the same part with the same Idempotency-Key', async () => {
+  it('honours Retry-After on 503 and 429, resending the same document with the same id and hash', async () => {
     const file = join(dir, 'small.txt');
     writeFileSync(file, paragraph(1));
-    const run = await train([file, '--url', url]);
+    const run = await runTrain([file, '--url', url]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain('Trained 1 part in');
-    expect(run.stdout).toContain('9 tokens, vocabulary 7.');
+    expect(run.stdout).toContain('Summary: 1 trained');
+    expect(run.stdout).toContain('(9 tokens, vocabulary 7).');
     expect(run.stderr).toMatch(/HTTP 503, waiting 1\.0 s \(Retry-After\)/);
     expect(run.stderr).toMatch(/HTTP 429, waiting 1\.0 s \(Retry-After\)/);
     expect(seen).toHaveLength(3);
-    expect(new Set(seen.map((request) => request.key)).size).toBe(1);
-    expect(seen[0]!.key).toMatch(/^[0-9a-f-]{36}-1$/);
+    expect(new Set(seen.map(({ body }) => JSON.stringify(body))).size).toBe(1);
+    expect(seen[0]!.body).toMatchObject({
+      documentId: 'small.txt',
+      name: 'small.txt',
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(950);
     expect(seen[2]!.at - seen[1]!.at).toBeGreaterThanOrEqual(950);
   });
@@ -131,13 +153,13 @@ describe('npm run train against a server that is busy at first', () => {
 
 describe('sendPart', () => {
   const ok = () => new Response(JSON.stringify({ ok: true, tokens: 3, vocabSize: 2 }), { status: 200 });
+  const base = { url: 'http://127.0.0.1:9/api/train', documentId: 'doc' };
 
   it('backs off exponentially on network errors and then succeeds', async () => {
     const waits: number[] = [];
     let calls = 0;
     const result = await sendPart('text', {
-      url: 'http://127.0.0.1:9/api/train',
-      idempotencyKey: 'k',
+      ...base,
       fetch: async () => {
         calls++;
         if (calls < 3) throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
@@ -147,15 +169,14 @@ describe('sendPart', () => {
         waits.push(ms);
       },
     });
-    expect(result).toEqual({ tokens: 3, vocabSize: 2 });
+    expect(result).toEqual({ status: 'trained', tokens: 3, vocabSize: 2 });
     expect(waits).toEqual([1000, 2000]);
   });
 
-  it('gives up after its attempts, naming the last problem', async () => {
+  it('gives up after its retries, naming the last problem', async () => {
     const error = await sendPart('text', {
-      url: 'http://x/api/train',
-      idempotencyKey: 'k',
-      attempts: 3,
+      ...base,
+      retries: { limited: 2 },
       fetch: async () => new Response('{"error":"down","code":"store_unavailable"}', { status: 503 }),
       sleep: async () => {},
     }).catch((caught: unknown) => caught);
@@ -163,11 +184,49 @@ describe('sendPart', () => {
     expect((error as Error).message).toContain('gave up after 3 attempts; last: HTTP 503: down');
   });
 
+  it('waits Retry-After on 409 train_in_progress, and never retries 422 idempotency_conflict', async () => {
+    const waits: number[] = [];
+    const answers = [
+      new Response('{"error":"busy","code":"train_in_progress"}', {
+        status: 409,
+        headers: { 'retry-after': '2' },
+      }),
+      new Response('{"error":"other content","code":"idempotency_conflict"}', { status: 422 }),
+    ];
+    const error = await sendPart('text', {
+      ...base,
+      fetch: async () => answers.shift()!,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    }).catch((caught: unknown) => caught);
+    expect(waits).toEqual([2000]);
+    expect(error).toMatchObject({ status: 422, code: 'idempotency_conflict' });
+    expect(answers).toHaveLength(0);
+  });
+
+  it('retries a 500 at most twice, after 0.5 s and 1 s', async () => {
+    const waits: number[] = [];
+    let calls = 0;
+    const error = await sendPart('text', {
+      ...base,
+      fetch: async () => {
+        calls++;
+        return new Response('{"error":"oops","code":"internal_error"}', { status: 500 });
+      },
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    }).catch((caught: unknown) => caught);
+    expect(calls).toBe(3);
+    expect(waits).toEqual([500, 1000]);
+    expect((error as Error).message).toContain('HTTP 500: oops');
+  });
+
   it('does not retry a refused part (400, 413)', async () => {
     let calls = 0;
     const error = await sendPart('text', {
-      url: 'http://x/api/train',
-      idempotencyKey: 'k',
+      ...base,
       fetch: async () => {
         calls++;
         return new Response('{"error":"text is too large","code":"payload_too_large"}', { status: 413 });
@@ -175,6 +234,30 @@ describe('sendPart', () => {
     }).catch((caught: unknown) => caught);
     expect(calls).toBe(1);
     expect((error as TrainPartError).status).toBe(413);
+  });
+
+  it('reads the status of a document answer (trained, replaced, unchanged, pending) and sends the document fields', async () => {
+    let body: Record<string, unknown> = {};
+    const result = await sendPart('text', {
+      ...base,
+      sourceUrl: 'https://docs.example.org/a',
+      sha256: 'f'.repeat(64),
+      part: 1,
+      parts: 3,
+      fetch: async (_url, init) => {
+        body = JSON.parse(String(init?.body));
+        return new Response('{"documentId":"doc","status":"pending","part":1,"parts":3}', { status: 202 });
+      },
+    });
+    expect(result.status).toBe('pending');
+    expect(body).toEqual({
+      text: 'text',
+      documentId: 'doc',
+      url: 'https://docs.example.org/a',
+      sha256: 'f'.repeat(64),
+      part: 1,
+      parts: 3,
+    });
   });
 
   it('reads Retry-After as seconds or as an HTTP date', () => {

@@ -104,11 +104,36 @@ function mainContent(root: HtmlNode): HtmlNode {
   if (main) return main;
   const articles = findAll(root, (node) => node.name === 'article');
   if (articles.length > 0) {
+    // Lengths from one pass over the tree: measuring each article alone is quadratic when they nest.
+    const lengths = textLengths(root);
     return articles.reduce((best, article) =>
-      textOf(article).length > textOf(best).length ? article : best,
+      (lengths.get(article) ?? 0) > (lengths.get(best) ?? 0) ? article : best,
     );
   }
   return find(root, (node) => node.name === 'body') ?? root;
+}
+
+/** The length of the text under every node (furniture left out, whitespace not collapsed), without recursion. */
+function textLengths(root: HtmlNode): Map<HtmlNode, number> {
+  const lengths = new Map<HtmlNode, number>();
+  const stack: { node: HtmlNode; visited: boolean }[] = [{ node: root, visited: false }];
+  while (stack.length > 0) {
+    const top = stack.pop()!;
+    const { node } = top;
+    if (isDropped(node)) {
+      lengths.set(node, 0);
+      continue;
+    }
+    if (top.visited || !node.children?.length) {
+      const own = node.type === 'text' ? (node.data ?? '').trim().length : 0;
+      const children = (node.children ?? []).reduce((sum, child) => sum + (lengths.get(child) ?? 0), 0);
+      lengths.set(node, own + children);
+      continue;
+    }
+    stack.push({ node, visited: true });
+    for (const child of node.children) stack.push({ node: child, visited: false });
+  }
+  return lengths;
 }
 
 /** Plain text of a subtree, whitespace collapsed, furniture left out. */

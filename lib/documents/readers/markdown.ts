@@ -16,6 +16,9 @@ export function readMarkdown(text: string): { title?: string; sections: Section[
   return { ...(reader.title ? { title: reader.title } : {}), sections: reader.builder.finish() };
 }
 
+/** How far past the expected place a token's raw text may start (blank lines, skipped markup). */
+const SEARCH_SLACK = 4096;
+
 class MarkdownReader {
   readonly builder = new SectionBuilder();
   title: string | undefined;
@@ -37,11 +40,22 @@ class MarkdownReader {
     return low + 1;
   }
 
+  /**
+   * Where a token's raw text starts, looking only just past `cursor`: a nested item's raw text has
+   * its indentation removed and is not in the source as such, and searching the whole rest of the
+   * source for each such item made reading quadratic (seconds for a long nested list).
+   */
+  private findNear(raw: string, cursor: number): number {
+    const end = Math.min(this.source.length, cursor + raw.length * 2 + SEARCH_SLACK);
+    const index = this.source.slice(cursor, end).indexOf(raw);
+    return index < 0 ? -1 : cursor + index;
+  }
+
   /** Reads block tokens whose raw text starts at `offset` of the source; returns the offset after them. */
   readTokens(tokens: readonly Token[], offset: number): number {
     let cursor = offset;
     for (const token of tokens) {
-      const found = token.raw ? this.source.indexOf(token.raw, cursor) : -1;
+      const found = token.raw ? this.findNear(token.raw, cursor) : -1;
       const start = found >= 0 ? found : cursor;
       this.readToken(token, start);
       cursor = found >= 0 ? start + token.raw.length : cursor;
@@ -98,7 +112,7 @@ class MarkdownReader {
   private readList(list: Tokens.List, offset: number, depth: number): void {
     let cursor = offset;
     list.items.forEach((item, index) => {
-      const found = this.source.indexOf(item.raw, cursor);
+      const found = this.findNear(item.raw, cursor);
       const start = found >= 0 ? found : cursor;
       cursor = found >= 0 ? start + item.raw.length : cursor;
       const marker = list.ordered ? `${Number(list.start || 1) + index}.` : '-';

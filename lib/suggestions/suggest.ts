@@ -1,0 +1,53 @@
+import { type LanguageModel, usuallyCapitalised } from '../lm/index.js';
+import type { PassageIndex } from '../retrieval/index.js';
+import { questionFromHeading } from './phrase.js';
+
+/** Most questions a list holds (GET /api/suggestions). */
+export const MAX_SUGGESTIONS = 5;
+/** Headings tried at most, biggest sections first, before giving up on more. */
+const TRIED_HEADINGS = 12;
+
+/** What the suggestions are made from: the passage index and its model (for names' casing). */
+export interface SuggestionKnowledge {
+  passages: PassageIndex;
+  model: LanguageModel;
+}
+
+/** Tells whether the documents answer a question (the reply pipeline's judgement, passed in). */
+export type AnswersQuestion = (question: string) => boolean;
+
+const cache = new WeakMap<PassageIndex, { size: number; checked: boolean; questions: string[] }>();
+
+/**
+ * Up to five questions the documents answer, made from the headings of their largest sections
+ * (one question per heading wording, document order breaking ties). With `answers`, a question
+ * is kept only when the documents answer it. Worked out once per state of the index.
+ */
+export function suggestedQuestions(knowledge: SuggestionKnowledge, answers?: AnswersQuestion): string[] {
+  const { passages, model } = knowledge;
+  const cached = cache.get(passages);
+  if (cached && cached.size === passages.size && (cached.checked || !answers)) return cached.questions;
+  const isName = (word: string) => usuallyCapitalised(model, word);
+  const candidates = passages.sections
+    .map((section, id) => ({
+      heading: section.path[section.path.length - 1] ?? '',
+      size: passages.sectionSizes[id] ?? 0,
+      id,
+    }))
+    .filter(({ heading, size }) => heading !== '' && size > 0)
+    .sort((a, b) => b.size - a.size || a.id - b.id);
+  const seen = new Set<string>();
+  const questions: string[] = [];
+  let tried = 0;
+  for (const { heading } of candidates) {
+    if (questions.length >= MAX_SUGGESTIONS || tried >= TRIED_HEADINGS) break;
+    const question = questionFromHeading(heading, isName);
+    if (!question || seen.has(question.toLowerCase())) continue;
+    seen.add(question.toLowerCase());
+    tried++;
+    if (answers && !answers(question)) continue;
+    questions.push(question);
+  }
+  cache.set(passages, { size: passages.size, checked: answers !== undefined, questions });
+  return questions;
+}

@@ -1,0 +1,145 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chatHandlers } from '../../lib/chat/handlers.js';
+import { type Endpoint, endpoint } from '../../lib/http/index.js';
+import { adminQuestionsHandlers } from '../../lib/questions/index.js';
+import type { Services } from '../../lib/services/index.js';
+import { suggestionsHandlers } from '../../lib/suggestions/handlers.js';
+import { questionFromHeading, unknownReplyText } from '../../lib/suggestions/index.js';
+import { embeddedServices, postJson } from '../support/services.js';
+
+const GUIDE = `# Harbour museum
+
+## Overview
+
+The harbour museum shows ships, maps and the tools of the harbour's sailors.
+
+## Tip
+
+Come early.
+
+## Opening hours
+
+The harbour museum opens at nine in the morning and closes at six in the evening every day.
+
+## Buying tickets online
+
+Tickets are bought online on the museum's website; a ticket costs five euros for adults and is free for children.
+
+## Reset your password
+
+To reset your museum account password, open the account page and choose "Forgot password"; a link comes by e-mail.`;
+
+describe('questions from headings', () => {
+  it.each([
+    ['Opening hours', 'What are the opening hours?'],
+    ['Reset your password', 'How do I reset my password?'],
+    ['Installing the CLI', 'How do I install the CLI?'],
+    ['How to reset a password', 'How do I reset a password?'],
+    ['Getting started', 'How do I get started?'],
+    ['Can I pay by card', 'Can I pay by card?'],
+    ['What is a session?', 'What is a session?'],
+  ])('phrases "%s" as "%s"', (heading, question) => {
+    expect(questionFromHeading(heading)).toBe(question);
+  });
+
+  it.each(['Tip', 'Overview', 'Tickets', 'Table of contents', 'Using `npm`', '', 'x'.repeat(80)])(
+    'makes no question of "%s"',
+    (heading) => {
+      expect(questionFromHeading(heading)).toBeUndefined();
+    },
+  );
+});
+
+describe("the don't-know reply", () => {
+  it('fills {suggestions} with two or three quoted questions, or with nothing', () => {
+    const reply = unknownReplyText(['What are the opening hours?', 'How do I reset my password?']);
+    expect(reply).toBe(
+      'Sorry, I can\'t answer that: the documents I have don\'t cover it. You could ask: "What are the opening hours?" or "How do I reset my password?"',
+    );
+    expect(unknownReplyText([], 'Not in our docs. {suggestions}')).toBe('Not in our docs.');
+    expect(unknownReplyText(['A?', 'B?', 'C?', 'D?'], '{suggestions}')).toBe(
+      'You could ask: "A?", "B?" or "C?"',
+    );
+  });
+});
+
+async function museum(env: Record<string, string> = {}): Promise<Services> {
+  const services = embeddedServices({
+    OWNER_EMAIL: 'owner@example.com',
+    ADMIN_TOKEN: 'admin-token-0123456789abcdef',
+    ...env,
+  });
+  await services.model.train({ text: GUIDE, format: 'markdown', name: 'museum.md' });
+  return services;
+}
+
+describe('GET /api/suggestions', () => {
+  let api: Endpoint;
+  beforeAll(async () => {
+    api = endpoint(suggestionsHandlers(() => services));
+    services = await museum();
+  });
+  let services: Services;
+
+  it('answers up to five questions the documents answer, from real headings, cacheable', async () => {
+    const response = await api.fetch(new Request('http://127.0.0.1/api/suggestions'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    const { questions } = await response.json();
+    expect(questions.length).toBeGreaterThanOrEqual(2);
+    expect(questions.length).toBeLessThanOrEqual(5);
+    for (const question of questions) expect(question).toMatch(/^(What|How|Can|Why)\b.*\?$/);
+    expect(questions).toContain('What are the opening hours?');
+    expect(JSON.stringify(questions)).not.toMatch(/Tip|Overview|Tell me about/);
+  });
+
+  it('answers an empty list when nothing was taught, and 405 to a POST', async () => {
+    const empty = embeddedServices();
+    const fresh = endpoint(suggestionsHandlers(() => empty));
+    expect(await (await fresh.fetch(new Request('http://127.0.0.1/api/suggestions'))).json()).toEqual({
+      questions: [],
+    });
+    const post = await api.fetch(postJson('http://127.0.0.1/api/suggestions', {}));
+    expect(post.status).toBe(405);
+  });
+});
+
+describe('what a visitor reads when the documents do not answer', () => {
+  it('addresses the visitor, offers questions from headings, and never names an API path', async () => {
+    const services = await museum();
+    const chat = endpoint(chatHandlers(() => services));
+    for (const message of ['What is the capital of Brazil?', 'How do I configure Kubernetes ingress?']) {
+      const body = await (await chat.fetch(postJson('http://127.0.0.1/api/chat', { message }))).json();
+      expect(body.response).toMatch(
+        /^Sorry, I can't answer that: the documents I have don't cover it\. You could ask: "/,
+      );
+      expect(body.response).not.toMatch(/\/api\/|npm run|Tell me about|POST /);
+      expect(body.response).toContain('"What are the opening hours?"');
+    }
+  });
+
+  it('uses UNKNOWN_REPLY with its {suggestions}', async () => {
+    const services = await museum({
+      UNKNOWN_REPLY: 'Our guide does not say. Try one of these. {suggestions}',
+    });
+    const chat = endpoint(chatHandlers(() => services));
+    const body = await (
+      await chat.fetch(postJson('http://127.0.0.1/api/chat', { message: 'Who won the World Cup in 2018?' }))
+    ).json();
+    expect(body.response).toMatch(/^Our guide does not say\. Try one of these\. You could ask: "/);
+    const questions = endpoint(adminQuestionsHandlers(() => services));
+    const list = await (
+      await questions.fetch(
+        new Request('http://127.0.0.1/api/admin/questions?kind=unanswered', {
+          headers: {
+            'X-Owner-Email': 'owner@example.com',
+            Authorization: 'Bearer admin-token-0123456789abcdef',
+          },
+        }),
+      )
+    ).json();
+    expect(list.questions.map((entry: { question: string }) => entry.question)).toEqual([
+      'Who won the World Cup in 2018?',
+    ]);
+  });
+});
