@@ -31,6 +31,8 @@ export function previousPassage(index: PassageIndex, lastAnswer: string): number
   const quoted = lastAnswer
     .replace(/^\p{Lu}[\p{L}'’ -]{0,40}\.\s+/u, '')
     .split(/\[\d+\]/)[0]
+    // The first block: a snippet followed by the code it announces is two passages.
+    .split(/\n\s*\n/)[0]
     .replace(/[…`*_#>|]/g, ' ');
   const terms = queryTermsOf(quoted);
   if (terms.length === 0) return -1;

@@ -1,11 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-const candidates = [
-  process.env.KJV_DIR,
-  resolve(import.meta.dirname, '../../../shared/corpora/kjv'),
-  '/work/shared/corpora/kjv',
-].filter((dir): dir is string => Boolean(dir));
+const candidates = [process.env.KJV_DIR, resolve(import.meta.dirname, '../../../shared/corpora/kjv')].filter(
+  (dir): dir is string => Boolean(dir),
+);
 
 /** Where the KJV corpus and its KenLM oracle live (see its README): KJV_DIR, else ../shared/corpora/kjv. */
 export const KJV_DIR = candidates.find((dir) => existsSync(join(dir, 'oracle'))) ?? candidates[0]!;

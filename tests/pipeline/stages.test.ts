@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { extract } from '../../lib/pipeline/extract/index.js';
+import { gather } from '../../lib/pipeline/gather.js';
+import { replyTo } from '../../lib/pipeline/index.js';
+import { judge } from '../../lib/pipeline/judge.js';
+import { proximityOf, rank } from '../../lib/pipeline/rank.js';
+import { evidenceBudgets, type Knowledge } from '../../lib/pipeline/types.js';
+import { type Reading, understand } from '../../lib/pipeline/understand/index.js';
+import { shapeOf } from '../../lib/pipeline/understand/shape.js';
+import { replyBudgets } from '../../lib/reply/index.js';
+import { termsOf } from '../../lib/retrieval/index.js';
+import { embeddedServices } from '../support/services.js';
+
+/** A small reference page, written as option documentation is. */
+const CLIENT = `# fetchkit
+
+## Options
+
+### retries (Number)
+
+How many times a failed request is tried again. The default is 2.
+
+### timeout (Number)
+
+How long a request may take, in milliseconds, before it is abandoned. Defaults to 10000.
+
+## Troubleshooting
+
+### Certificate errors
+
+A request to a server with a self-signed certificate fails with an error about the certificate chain.
+
+Set the \`ca\` option to the server's certificate to trust it.
+
+## Proxies
+
+Requests go through the proxy named in HTTPS_PROXY. To bypass the proxy for a host, list it in NO_PROXY:
+
+\`\`\`bash
+export NO_PROXY=internal.example.com
+\`\`\`
+`;
+
+const FAMILY = [
+  'Marla Quist was the mother in law of Ondine.',
+  'Marla Quist came from the town of Veldhaven, on the northern coast.',
+  'The husband of Marla Quist was Tobin Quist, a lighthouse keeper.',
+  'Tobin Quist kept the lighthouse because the harbour of Veldhaven had no other light.',
+].join('\n');
+
+async function knowledgeOf(...documents: { format: 'markdown' | 'text'; name: string; text: string }[]) {
+  const services = embeddedServices({}, { random: () => 0.5 });
+  for (const document of documents) await services.model.train(document);
+  return services.model.knowledge();
+}
+
+function readingOf(question: string, extra: Partial<Reading> = {}): Reading {
+  return { question, carried: '', shape: shapeOf(question), resolved: false, prior: -1, ...extra };
+}
+
+function ask(
+  knowledge: Knowledge,
+  message: string,
+  history: { role: 'user' | 'assistant'; content: string }[] = [],
+) {
+  return replyTo(knowledge, {
+    message,
+    history,
+    evidence: evidenceBudgets.expert,
+    chitChat: replyBudgets.instant,
+    maxTokens: 80,
+    random: () => 0.5,
+  });
+}
+
+describe('understand', () => {
+  it('reads what kind of unit a question wants from its structure', () => {
+    expect(shapeOf('Which option sets how often a request is retried?').wants).toBe('name');
+    expect(shapeOf('Is compression on by default?').wants).toBe('default');
+    expect(shapeOf('How do I bypass the proxy?').wants).toBe('procedure');
+    expect(shapeOf('Why does the request fail?').wants).toBe('reason');
+    expect(shapeOf('What is a proxy?').wants).toBe('fact');
+  });
+
+  it('gives a message that leans on the conversation a second, resolved reading; one that stands alone keeps one', async () => {
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
+    const history = [
+      { role: 'user' as const, content: 'How do I bypass the proxy for a host?' },
+      { role: 'assistant' as const, content: ask(knowledge, 'How do I bypass the proxy for a host?').text },
+    ];
+    const leaning = understand(knowledge, 'How do I undo it?', history);
+    expect(leaning.kind).toBe('question');
+    if (leaning.kind !== 'question') return;
+    expect(leaning.readings).toHaveLength(2);
+    const [, resolved] = leaning.readings;
+    expect(resolved.resolved).toBe(true);
+    // "it" stands for the earlier answer's topic, or the earlier question's words are carried.
+    expect(resolved.question !== 'How do I undo it?' || resolved.carried !== '').toBe(true);
+    expect(leaning.readings[1].prior).toBeGreaterThanOrEqual(0);
+    const alone = understand(knowledge, 'How long may a request take?', history);
+    expect(alone.kind === 'question' && alone.readings).toHaveLength(1);
+  });
+
+  it('answers small talk from the dialogue layer and sends nothing else there', async () => {
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
+    expect(understand(knowledge, 'thanks!', []).kind).toBe('social');
+    expect(understand(knowledge, 'What is the default timeout?', []).kind).toBe('question');
+  });
+});
+
+describe('gather and rank', () => {
+  it('finds a unit by the words of a camelCase name it is written under', async () => {
+    const knowledge = await knowledgeOf({
+      format: 'markdown',
+      name: 'server.md',
+      text: '# Server\n\n### keepAliveTimeout\n\nIdle connections are closed after this many milliseconds.\n\n### other\n\nSomething else entirely.\n',
+    });
+    expect(termsOf('keepAliveTimeout')).toEqual(['keepalivetimeout', 'keep', 'aliv', 'timeout']);
+    const searches = gather(
+      knowledge.passages,
+      [readingOf('When is an alive connection timed out?')],
+      evidenceBudgets.expert,
+      false,
+    );
+    const [best] = rank(knowledge.passages, searches, 'When is an alive connection timed out?');
+    expect(knowledge.passages.text(best.hit.id)).toMatch(/^Idle connections are closed/);
+  });
+
+  it('scores question words standing together above the same words apart', () => {
+    const terms = new Set(termsOf('certificate chain'));
+    expect(proximityOf('the certificate chain is broken', terms)).toBe(1);
+    expect(proximityOf('a chain of trust ends at one certificate', terms)).toBeLessThan(0.5);
+    expect(proximityOf('no such words', terms)).toBe(0);
+  });
+
+  it('puts a unit with the rarest word of the question before units that lack it', async () => {
+    const knowledge = await knowledgeOf({
+      format: 'text',
+      name: 'notes.txt',
+      text: 'The request timeout is set per client and applies to every request of the client.\n\nThe ca option of a client makes a request trust a self-signed certificate.\n\nA request option may be set per request.\n',
+    });
+    const question = 'Which option trusts a certificate for a request?';
+    const searches = gather(knowledge.passages, [readingOf(question)], evidenceBudgets.expert, false);
+    const [best] = rank(knowledge.passages, searches, question);
+    expect(knowledge.passages.text(best.hit.id)).toMatch(/ca option/);
+    expect(best.hasRarest).toBe(true);
+  });
+});
+
+describe('judge', () => {
+  it('says answer when a unit covers the question and stands out, none when nothing does', async () => {
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
+    const level = (question: string) => {
+      const searches = gather(knowledge.passages, [readingOf(question)], evidenceBudgets.expert, false);
+      return judge(searches, rank(knowledge.passages, searches, question)).confidence;
+    };
+    const answered = level('How long may a request take before it is abandoned?');
+    expect(answered.level).toBe('answer');
+    expect(answered.score).toBeGreaterThan(0.5);
+    expect(level('Which airline flies to Lisbon on Sundays?').level).toBe('none');
+  });
+});
+
+describe('extract', () => {
+  it("carries the unit's name from its heading into the reply, answer first", async () => {
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
+    const reply = ask(knowledge, 'Which option sets how many times a failed request is tried again?');
+    expect(reply.confidence.level).toBe('answer');
+    expect(reply.text).toMatch(/^`retries`: How many times a failed request is tried again/);
+  });
+
+  it('brings a problem with the fix that follows it', async () => {
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
+    const reply = ask(knowledge, 'Why does a request to a server with a self-signed certificate fail?');
+    expect(reply.text).toMatch(/certificate chain/);
+    expect(reply.text).toMatch(/Set the `ca` option/);
+  });
+
+  it('brings a lead-in ending in ":" with the code it announces, whole', async () => {
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
+    const reply = ask(knowledge, 'How do I bypass the proxy for a host?');
+    expect(reply.text).toContain('```bash\nexport NO_PROXY=internal.example.com\n```');
+  });
+
+  it('leaves out a later snippet that does not fit maxTokens, never half of it', async () => {
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
+    const question = 'How long may a request take?';
+    const searches = gather(knowledge.passages, [readingOf(question)], evidenceBudgets.apex, false);
+    const ranked = rank(knowledge.passages, searches, question);
+    const short = extract(knowledge.model, knowledge.passages, searches[0], ranked, ranked[0], {
+      budget: evidenceBudgets.apex,
+      maxTokens: 5,
+    });
+    expect(short.sources).toHaveLength(1);
+  });
+
+  it('puts a short answer the evidence names first, for a who-question', async () => {
+    const knowledge = await knowledgeOf({ format: 'text', name: 'family.txt', text: FAMILY });
+    expect(ask(knowledge, "Who was Ondine's mother in law?").text).toMatch(/^Marla Quist\./);
+  });
+});
+
+describe('compose', () => {
+  it('says plainly that the documents do not cover it, with questions they answer and no sources', async () => {
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
+    const reply = ask(knowledge, 'Which airline flies to Lisbon on Sundays?');
+    expect(reply.confidence.level).toBe('none');
+    expect(reply.sources).toEqual([]);
+    expect(reply.text).not.toMatch(/api\/train|npm run/);
+  });
+
+  it('tells the owner of an empty install how to teach it', async () => {
+    const knowledge = await knowledgeOf();
+    const reply = ask(knowledge, 'What is the default timeout?');
+    expect(reply.kind).toBe('empty');
+    expect(reply.text).toContain('POST /api/train');
+  });
+});
