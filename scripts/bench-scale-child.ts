@@ -4,8 +4,9 @@
  * (one file each, read one at a time) into an embedded
  * store, keeps a copy of it in TAIL_DIR as training left it, then waits for the quiet-time snapshot,
  * `copy DATA_DIR URL TOKEN` copies the trained store to Redis (through the Upstash REST bridge),
- * `cold embedded DATA_DIR` / `cold upstash URL TOKEN` start an instance and answer. Prints one
- * JSON line.
+ * `cold embedded DATA_DIR` / `cold upstash URL TOKEN` start an instance and answer, `delete DATA_DIR`
+ * starts an instance, answers, then deletes the first document and measures what the delete costs
+ * it (the rebuild from the live chunks). Prints one JSON line.
  */
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ import { mulberry32 } from '../lib/reply/index.js';
 import { createServices, type Services } from '../lib/services/index.js';
 import { createEmbeddedStore, STORE_FILE, type Store, upstashStore } from '../lib/store/index.js';
 import { trainHandlers } from '../lib/training/handlers.js';
-import { trainingKeys } from '../lib/training/index.js';
+import { deleteDocument, trainingKeys } from '../lib/training/index.js';
 
 const MESSAGES = [
   'Who was the mother of Samuel?',
@@ -198,10 +199,52 @@ async function cold(store: () => Store) {
   };
 }
 
+/** A warm instance deletes the first document: how long until it answers again, and its memory. */
+async function deleteFirst(dataDir: string) {
+  const store = createEmbeddedStore({ dataDir });
+  const services = servicesOn(store);
+  const chat = endpoint(chatHandlers(() => services));
+  const ask = async (message: string) => {
+    const response = await chat.fetch(post('/api/chat', { message, sessionId: 'delete' }));
+    if (!response.ok) throw new Error(`chat answered ${response.status}`);
+    await response.text();
+  };
+  await ask(MESSAGES[0]);
+  const documents = await services.model.documents();
+  const first = documents.sort((a, b) => a.trainedAt.localeCompare(b.trainedAt))[0];
+  if (!first) throw new Error('no document to delete');
+  const rssBefore = process.memoryUsage().rss;
+  const peakBefore = peakRss();
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  await deleteDocument(services.model, store, first.id);
+  const deleteMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  const at = performance.now();
+  await ask(MESSAGES[1]);
+  const firstAnswerAfterMs = performance.now() - at;
+  // The snapshot the deleting instance writes after its response, so cold starts need no rebuild.
+  const snapshotStarted = performance.now();
+  await services.model.idle();
+  return {
+    snapshotAfterMs: performance.now() - snapshotStarted,
+    documents: documents.length,
+    deletedBytes: first.bytes,
+    deleteMs,
+    deleteCpuMs: (cpu.user + cpu.system) / 1000,
+    firstAnswerAfterMs,
+    rssBefore,
+    rssAfter: process.memoryUsage().rss,
+    peakRss: peakRss(),
+    peakBefore,
+  };
+}
+
 async function main(args: string[]): Promise<unknown> {
   const [step, ...rest] = args;
   if (step === 'train') return train(rest[0], rest[1], rest[2]);
   if (step === 'copy') return copy(rest[0], rest[1], rest[2]);
+  if (step === 'delete') return deleteFirst(rest[0]);
   if (step === 'cold' && rest[0] === 'embedded') return cold(() => createEmbeddedStore({ dataDir: rest[1] }));
   if (step === 'cold' && rest[0] === 'upstash')
     return cold(() => upstashStore({ url: rest[1], token: rest[2], retries: 0 }));

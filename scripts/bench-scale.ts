@@ -56,6 +56,20 @@ interface ColdFigures {
   peakRss: number;
 }
 
+interface DeleteFigures {
+  documents: number;
+  deletedBytes: number;
+  deleteMs: number;
+  deleteCpuMs: number;
+  firstAnswerAfterMs: number;
+  /** The snapshot write after the delete (the deleting instance's). */
+  snapshotAfterMs?: number;
+  rssBefore: number;
+  rssAfter: number;
+  peakRss: number;
+  peakBefore: number;
+}
+
 function step<T>(args: string[]): Promise<T> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], {
@@ -126,6 +140,25 @@ function printTable(
   for (let r = 0; r < rows.length; r++) console.log(line(columns.map(([, cells]) => cells[r])));
 }
 
+/** What deleting one document costs at each size (docs/scaling.md#deleting-a-document). */
+function printDeleteTable(
+  rows: { size: number; deleted?: DeleteFigures; coldAfterDelete?: ColdFigures }[],
+): void {
+  const measured = rows.filter((row) => row.deleted);
+  if (measured.length === 0) return;
+  console.log('');
+  console.log(
+    '| corpus | delete (warm instance, rebuild) | its CPU time | first answer after | RSS before → after | peak RSS during | cold start after the delete | RSS after it |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const { size, deleted, coldAfterDelete } of measured) {
+    const d = deleted!;
+    console.log(
+      `| ${size} MB | ${ms(d.deleteMs)} | ${ms(d.deleteCpuMs)} | ${ms(d.firstAnswerAfterMs)} | ${mb(d.rssBefore)} → ${mb(d.rssAfter)} | ${mb(d.peakRss)} | ${coldAfterDelete ? ms(coldAfterDelete.firstAnswerMs) : '–'} | ${coldAfterDelete ? mb(coldAfterDelete.rssAfter) : '–'} |`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'bench-scale-'));
   const largest = Math.max(...SIZES_MB) * 1e6;
@@ -164,7 +197,17 @@ async function main(): Promise<void> {
         console.error(`${size} MB: cold start on Upstash (bridge) ...`);
         upstash = await step<ColdFigures>(['cold', 'upstash', bridge.url, token]);
       }
-      rows.push({ size, train, embedded, tail, upstash });
+      let deleted: DeleteFigures | undefined;
+      let coldAfterDelete: ColdFigures | undefined;
+      if (process.env.BENCH_SCALE_DELETE !== 'off') {
+        console.error(`${size} MB: a warm instance deletes a document ...`);
+        deleted = await step<DeleteFigures>(['delete', dataDir]);
+        console.error(
+          `${size} MB: cold start after the delete (from the snapshot the deleting instance wrote) ...`,
+        );
+        coldAfterDelete = await step<ColdFigures>(['cold', 'embedded', dataDir]);
+      }
+      rows.push({ size, train, embedded, tail, upstash, deleted, coldAfterDelete });
       rmSync(dataDir, { recursive: true, force: true });
       rmSync(tailDir, { recursive: true, force: true });
       rmSync(partsDir, { recursive: true, force: true });
@@ -175,6 +218,7 @@ async function main(): Promise<void> {
     rmSync(work, { recursive: true, force: true });
   }
   printTable(rows);
+  printDeleteTable(rows);
   console.log(JSON.stringify(rows));
 }
 

@@ -1,3 +1,4 @@
+export { adminDocumentsHandlers } from './documents.js';
 export {
   adminExportHandlers,
   adminResetModelHandlers,

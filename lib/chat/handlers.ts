@@ -21,15 +21,16 @@ export function chatHandlers(services: () => Services): { POST: MethodHandler } 
     POST(request) {
       const current = services();
       const { config } = current;
-      return underClientLimit(current, request, async () => {
+      return underClientLimit(current, request, async (caller) => {
         const body = validate(chatRequestSchema, await readJson(request, CHAT_BODY_LIMIT_BYTES));
-        const user = await signedInUser(request, current.verifier);
+        // The owner's Authorization is the owner's proof, not a visitor's ID token.
+        const user = caller.owner ? undefined : await signedInUser(request, current.verifier);
         body.sessionId = scopedSessionId(body.sessionId, {
           userSubject: user?.subject,
           address: current.clientAddress(request),
         });
         const image = await readChatImage(current, imageSourceOf(body));
-        const limit = user ? config.SESSION_LIMIT_SIGNED_IN : config.SESSION_LIMIT_FREE;
+        const limit = user || caller.owner ? config.SESSION_LIMIT_SIGNED_IN : config.SESSION_LIMIT_FREE;
         const log = planReplyLog(current, body.message);
         if (body.stream ?? acceptsEventStream(request)) {
           let counted: Record<string, string> = {};

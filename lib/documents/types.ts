@@ -68,6 +68,10 @@ export interface DialoguePair {
 export interface StoredDocument {
   format: DocumentFormat;
   name?: string;
+  /** The identity of the document this text belongs to (a file's path, a URL, `text-<hash>`). */
+  documentId?: string;
+  /** Where a citation of the document links (http or https). */
+  url?: string;
   /** The text as trained; for PDF the extracted text with pages separated by form feeds (\f). */
   text: string;
 }

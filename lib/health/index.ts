@@ -12,6 +12,11 @@ export interface HealthReport {
   version: string;
   uptimeSeconds: number;
   externalModel: boolean;
+  /**
+   * The starter guide (the document `starter-guide`): `present` until the first document of the
+   * owner's own is trained, then `left`; a reset-model brings it back. `off` with STARTER_TEXT=off.
+   */
+  starterGuide?: 'present' | 'left' | 'off';
   error?: string;
   code?: string;
 }
@@ -28,8 +33,12 @@ export async function healthReport(services: Services): Promise<HealthReport> {
     externalModel: services.config.LLM_BASE_URL !== undefined,
   };
   try {
-    const [, vocabSize] = await Promise.all([services.store.ping(), services.model.vocabSize()]);
-    return { status: 'ok', vocabSize, ...base };
+    const [, vocabSize, starterGuide] = await Promise.all([
+      services.store.ping(),
+      services.model.vocabSize(),
+      services.model.starterGuide(),
+    ]);
+    return { status: 'ok', vocabSize, ...base, starterGuide };
   } catch (error) {
     logError('store_unavailable', error, { path: 'health' });
     return { status: 'degraded', vocabSize: null, ...base, ...storeUnavailableBody() };

@@ -1,3 +1,4 @@
+import { isOwnerRequest, type OwnerGuard } from '../auth/index.js';
 import { HttpError } from '../http/index.js';
 import { logError } from '../log/index.js';
 import { type RateLimiter, StoreUnavailableError } from '../store/index.js';
@@ -9,6 +10,14 @@ export interface ClientLimitServices {
   config: { RATE_LIMIT_FAIL_OPEN: boolean };
   /** The address the limit counts (`Services.clientAddress`: trusted, never a header the client chose). */
   clientAddress: (request: Request) => string;
+  /** Tells the owner's requests (X-Owner-Email and its proof) from visitors'; absent: everyone is a visitor. */
+  ownerGuard?: OwnerGuard;
+}
+
+/** Who sent a request, as the limit found out. */
+export interface Caller {
+  /** X-Owner-Email with a proof the owner guard accepted. */
+  owner: boolean;
 }
 
 /**
@@ -49,16 +58,20 @@ async function enforceClientLimit(
 
 /**
  * Runs a handler under the IP rate limit: its response, and any HttpError it throws, carry the
- * RateLimit-* headers.
+ * RateLimit-* headers. The owner's requests (X-Owner-Email with its proof; a failed proof is 403)
+ * are not counted: a docs folder trains at the speed of the service, and the owner's chat is never
+ * throttled by it.
  */
 export async function underClientLimit(
   services: ClientLimitServices,
   request: Request,
-  run: () => Promise<Response>,
+  run: (caller: Caller) => Promise<Response>,
 ): Promise<Response> {
+  if (services.ownerGuard && (await isOwnerRequest(services.ownerGuard, request)))
+    return run({ owner: true });
   const headers = await enforceClientLimit(services, request);
   try {
-    const response = await run();
+    const response = await run({ owner: false });
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
     return response;
   } catch (error) {

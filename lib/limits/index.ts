@@ -1,4 +1,4 @@
-export { type ClientLimitServices, underClientLimit } from './client-limit.js';
+export { type Caller, type ClientLimitServices, underClientLimit } from './client-limit.js';
 export {
   createFailedProofLimiter,
   FAILED_PROOF_WINDOW_SECONDS,

@@ -72,8 +72,14 @@ export const paths: Record<string, PathItem> = {
       summary: 'Train the n-gram model on text or a document',
       description:
         'A JSON text (with its format and a name), or a multipart form with one file (.txt, .md, .html, .pdf). ' +
-        'Rate-limited per client address like chat. All or nothing: a train that fails leaves no trace. ' +
-        'With an Idempotency-Key, a retry (within 24 h) trains nothing and answers what the first request did.',
+        "Every text belongs to a document: its `documentId` (default: a file's name; plain text's `text-` + the first 16 hex " +
+        'digits of its SHA-256). The same id with the same content hash is `unchanged` and learns nothing; with new content ' +
+        'it is `replaced`: the old text is forgotten exactly, on every instance, before the response. A file larger than one ' +
+        "request is sent as parts (`part`, `parts`, the whole file's `sha256`): 202 until the last, then all go live together. " +
+        "The first document of the owner's own sends the starter guide away. " +
+        'Rate-limited per client address like chat, except for the owner (X-Owner-Email with its proof; a failed proof is a 403). ' +
+        'With TRAIN_ACCESS=owner only the owner may train (403 otherwise). All or nothing: a train that fails leaves no trace. ' +
+        'For plain text without a documentId, an Idempotency-Key makes a retry (within 24 h) train nothing and answer what the first request did.',
       parameters: [
         {
           name: 'Idempotency-Key',
@@ -92,10 +98,11 @@ export const paths: Record<string, PathItem> = {
         },
       },
       responses: {
-        200: ok('The text was learnt.', ref('TrainResponse'), {
+        200: ok('The document was trained, replaced, or was unchanged.', ref('TrainResponse'), {
           headers: { 'Idempotent-Replayed': header('Idempotent-Replayed') },
         }),
-        ...errors(400, 409, 413, 415, 422),
+        202: ok('A part was kept; the document goes live when its last part arrives.', ref('TrainPending')),
+        ...errors(400, 403, 409, 413, 415, 422),
         429: responseRef('RateLimited'),
         ...errors(503),
       },
@@ -305,6 +312,58 @@ export const paths: Record<string, PathItem> = {
       responses: {
         200: ok('The namespace is empty.', ref('DeletePreviewResult')),
         ...errors(400, 401, 403, 404, 503),
+      },
+    },
+  },
+  '/admin/documents': {
+    get: {
+      operationId: 'adminListDocuments',
+      tags: ['Admin'],
+      summary: 'The documents the service was taught, by id, a page at a time',
+      security: owner,
+      parameters: [
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: 'Documents per page, 1-1000 (default 100).',
+          schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+        },
+        {
+          name: 'cursor',
+          in: 'query',
+          required: false,
+          description: 'The nextCursor of the page before.',
+          schema: { type: 'string' },
+        },
+      ],
+      responses: {
+        200: ok('A page of the document table.', ref('DocumentList')),
+        ...errors(400),
+        ...adminErrors,
+      },
+    },
+    delete: {
+      operationId: 'adminDeleteDocument',
+      tags: ['Admin'],
+      summary: 'Forget a document exactly',
+      description:
+        'The passage index and the n-gram model become what they would be had the document never been trained, on this ' +
+        'instance before the answer and on every other at its next request. A training of the same id runs first (never interleaved).',
+      security: owner,
+      parameters: [
+        {
+          name: 'id',
+          in: 'query',
+          required: true,
+          description: 'The document id.',
+          schema: { type: 'string', minLength: 1, maxLength: 200 },
+        },
+      ],
+      responses: {
+        200: ok('The document is forgotten.', ref('DeleteDocumentResult')),
+        ...errors(400, 404, 409),
+        ...adminErrors,
       },
     },
   },

@@ -74,8 +74,9 @@ export const responses: Record<string, Response> = {
   NotFound: { description: 'Nothing here.', content: jsonBody(ref('ErrorBody')) },
   Conflict: {
     description:
-      'The server serves a fixed ARPA model (LM_ARPA_PATH), which cannot be trained; or the Idempotency-Key ' +
-      'was used for another text, or its first train is still running (Retry-After).',
+      'The server serves a fixed ARPA model (LM_ARPA_PATH), which cannot be trained (`conflict`); or another request ' +
+      'is training or deleting the same document, or the first train of this Idempotency-Key still runs ' +
+      '(`train_in_progress`, with Retry-After: worth a retry).',
     content: jsonBody(ref('ErrorBody')),
   },
   MethodNotAllowed: {
@@ -89,7 +90,8 @@ export const responses: Record<string, Response> = {
   },
   DocumentRefused: {
     description:
-      'The document cannot be read within the bounds: nested deeper than MAX_NESTING, slower than DOCUMENT_READ_TIMEOUT_MS, too much memory, or a PDF page tree that reaches a page twice. `limit` names the bound.',
+      'The document cannot be read within the bounds: nested deeper than MAX_NESTING, slower than DOCUMENT_READ_TIMEOUT_MS, too much memory, or a PDF page tree that reaches a page twice. `limit` names the bound. ' +
+      'Or `idempotency_conflict`: the same Idempotency-Key, or the same part of the same document and hash, came with other content; do not retry, send new content under a new key or hash.',
     content: jsonBody(ref('DocumentRefusedError')),
   },
   UnsupportedMediaType: {

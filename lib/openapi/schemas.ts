@@ -155,6 +155,13 @@ export const schemas: Record<string, JsonSchema> = {
         '("User:"/"Assistant:" or "Q:"/"A:" turns; one without turns is a 400). It is read by its structure: ' +
         'sections under headings, paragraphs, list items, code, table rows.',
       name: 'A file name the replies cite the text by (e.g. "docs/install.md").',
+      documentId:
+        "The document's identity (1-200 printable characters, no control characters): a file's path, a URL. Default: for plain text, `text-` and the first 16 hex digits of its SHA-256.",
+      url: 'Where a citation of the document links (http or https only; else a 400).',
+      sha256:
+        'SHA-256 of the bytes sent (default: computed); for parts, of the whole file, the same on every part.',
+      part: 'This part (1-based) of a file sent in parts (with parts, documentId and sha256).',
+      parts: 'How many parts the file is sent in.',
     },
   }),
   TrainUploadRequest: {
@@ -180,17 +187,85 @@ export const schemas: Record<string, JsonSchema> = {
         description:
           'Read a text file as this format instead of the one its name says (e.g. a .txt dialogue).',
       },
+      documentId: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 200,
+        description:
+          "The document's identity (1-200 printable characters, no control characters): a file's path, a URL. Default: a file's name; for plain text, `text-` and the first 16 hex digits of its SHA-256.",
+      },
+      url: {
+        type: 'string',
+        format: 'uri',
+        description: 'Where a citation of the document links (http or https).',
+      },
+      sha256: {
+        type: 'string',
+        pattern: '^[0-9a-fA-F]{64}$',
+        description:
+          'SHA-256 of the bytes sent (default: computed); for parts, of the whole file, the same on every part.',
+      },
     },
   },
   TrainResponse: {
     type: 'object',
-    required: ['ok', 'tokens', 'vocabSize'],
+    required: ['ok', 'tokens', 'vocabSize', 'documentId', 'status'],
     additionalProperties: false,
     properties: {
       ok: { const: true },
-      tokens: { ...count, description: 'Tokens learnt from this text.' },
+      tokens: { ...count, description: 'Tokens learnt from this text (0 when unchanged).' },
       vocabSize: count,
+      documentId: { type: 'string', description: 'The document the text belongs to.' },
+      status: {
+        type: 'string',
+        enum: ['trained', 'replaced', 'unchanged'],
+        description:
+          'A new document, a new version of one (the old text forgotten), or the same content again (nothing learnt).',
+      },
     },
+  },
+  TrainPending: {
+    type: 'object',
+    required: ['documentId', 'status', 'part', 'parts'],
+    additionalProperties: false,
+    properties: {
+      documentId: { type: 'string' },
+      status: { const: 'pending' },
+      part: { type: 'integer', minimum: 1 },
+      parts: { type: 'integer', minimum: 1 },
+    },
+  },
+  DocumentList: {
+    type: 'object',
+    required: ['documents'],
+    additionalProperties: false,
+    properties: {
+      documents: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'name', 'format', 'bytes', 'sha256', 'passages', 'trainedAt'],
+          additionalProperties: false,
+          properties: {
+            id: { type: 'string' },
+            name: { type: 'string', description: 'The name citations show.' },
+            format: { type: 'string', enum: ['text', 'markdown', 'html', 'pdf', 'dialogue'] },
+            bytes: { ...count, description: 'Bytes sent (the file as it is, or the text).' },
+            sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+            passages: { ...count, description: 'Passages it gives the index.' },
+            url: { type: 'string' },
+            trainedAt: { type: 'string', format: 'date-time' },
+          },
+        },
+      },
+      nextCursor: { type: 'string', description: 'Pass as cursor for the next page; absent on the last.' },
+    },
+  },
+  DeleteDocumentResult: {
+    type: 'object',
+    required: ['deleted'],
+    additionalProperties: false,
+    properties: { deleted: { type: 'string', description: 'The id of the document forgotten.' } },
   },
   UploadRequest: {
     type: 'object',
@@ -334,6 +409,12 @@ export const schemas: Record<string, JsonSchema> = {
       version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' },
       uptimeSeconds: count,
       externalModel: { type: 'boolean', description: 'Whether an external model is configured.' },
+      starterGuide: {
+        type: 'string',
+        enum: ['present', 'left', 'off'],
+        description:
+          'The starter guide (the document `starter-guide`): present until the first document of your own is trained, then left; reset-model brings it back; off with STARTER_TEXT=off.',
+      },
     },
   },
   HealthDegraded: {

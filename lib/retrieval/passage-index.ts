@@ -29,9 +29,19 @@ export interface SectionInfo {
   /** Heading texts, outermost first; empty when the text has no headings. */
   path: string[];
   file?: string;
+  /** The id of the document the section belongs to (absent for text trained before ids existed). */
+  documentId?: string;
+  /** Where a citation of the document links, when the trainer gave one. */
+  url?: string;
   /** True when the section's blocks carry Markdown for replies. */
   markdown: boolean;
   page?: number;
+}
+
+/** The document a chunk's text belongs to, as its sections record it. */
+export interface DocumentOrigin {
+  documentId?: string;
+  url?: string;
 }
 
 /** A passage found for a query. */
@@ -180,8 +190,21 @@ export class PassageIndex {
     return added;
   }
 
-  /** Adds the sections of one document read by its structure; returns the passages added. */
-  addDocument(chunk: number, document: ParsedDocument): number {
+  /** How many passages `addDocument` would add for the document (for the document table). */
+  static passagesOf(document: ParsedDocument): number {
+    const headings = headingsOf(document);
+    let count = 0;
+    for (const section of document.sections)
+      for (const block of section.blocks)
+        if (block.text.trim() !== '' && !listsHeadings(block.text, headings)) count++;
+    return count;
+  }
+
+  /**
+   * Adds the sections of one document read by its structure; returns the passages added. `origin`
+   * names the document (its id, its citation URL) on every section, for sources that link.
+   */
+  addDocument(chunk: number, document: ParsedDocument, origin: DocumentOrigin = {}): number {
     const markdown = document.format === 'markdown' || document.format === 'html';
     const headings = headingsOf(document);
     let added = 0;
@@ -194,6 +217,8 @@ export class PassageIndex {
         path: section.path,
         markdown,
         ...(document.name ? { file: document.name } : {}),
+        ...(origin.documentId ? { documentId: origin.documentId } : {}),
+        ...(origin.url ? { url: origin.url } : {}),
         ...(section.page ? { page: section.page } : {}),
       });
       for (const block of blocks) {
@@ -227,6 +252,8 @@ export class PassageIndex {
       ...info,
       path: info.path.map(ownCopy),
       ...(info.file !== undefined ? { file: ownCopy(info.file) } : {}),
+      ...(info.documentId !== undefined ? { documentId: ownCopy(info.documentId) } : {}),
+      ...(info.url !== undefined ? { url: ownCopy(info.url) } : {}),
     });
     this.sectionStarts.push(this.size);
     this.sectionSizes.push(0);

@@ -6,9 +6,10 @@ import type { PostingLists } from './postings.js';
 /**
  * Bumped whenever the terms or the layout change (2: irregular past forms indexed under their base
  * form; 3: sections with heading paths, block kinds and their extras; 4: the passages as columns,
- * their texts as one run of UTF-8 bytes). Versions 2 and 3 are still read.
+ * their texts as one run of UTF-8 bytes; 5: each section's document id and citation URL). Versions 2
+ * to 4 are still read.
  */
-const FORMAT_VERSION = 4;
+const FORMAT_VERSION = 5;
 const HAS_MARKDOWN = 1;
 const HAS_NAME = 2;
 const HAS_LANG = 4;
@@ -28,6 +29,8 @@ export function serializePassageIndex(index: PassageIndex): Uint8Array {
     out.string(section.file ?? '');
     out.uint(section.markdown ? 1 : 0);
     out.uint(section.page ?? 0);
+    out.string(section.documentId ?? '');
+    out.string(section.url ?? '');
   });
   const size = index.size;
   // Chunks never decrease: their steps are small numbers.
@@ -81,9 +84,10 @@ export function deserializePassageIndex(bytes: Uint8Array): PassageIndex {
   const version = input.uint();
   if (version === 2) return readVersion2(input);
   if (version === 3) return readVersion3(input);
-  if (version !== FORMAT_VERSION) throw new RangeError(`passage index format ${version} is not supported`);
+  if (version !== FORMAT_VERSION && version !== 4)
+    throw new RangeError(`passage index format ${version} is not supported`);
   const index = new PassageIndex();
-  const sizes = readSections(input, index);
+  const sizes = readSections(input, index, version >= 5);
   const size = sizes.reduce((sum, n) => sum + n, 0);
   const column = (step: boolean) => {
     const values = new Int32Array(size);
@@ -130,7 +134,7 @@ export function deserializePassageIndex(bytes: Uint8Array): PassageIndex {
 }
 
 /** The sections of version 3 and on (their passages follow); returns how many passages each has. */
-function readSections(input: ByteReader, index: PassageIndex): number[] {
+function readSections(input: ByteReader, index: PassageIndex, withOrigin = false): number[] {
   const sections = input.uint();
   const sizes: number[] = [];
   for (let id = 0; id < sections; id++) {
@@ -140,7 +144,16 @@ function readSections(input: ByteReader, index: PassageIndex): number[] {
     const file = input.string();
     const markdown = input.uint() === 1;
     const page = input.uint();
-    index.addSection({ path, markdown, ...(file ? { file } : {}), ...(page ? { page } : {}) });
+    const documentId = withOrigin ? input.string() : '';
+    const url = withOrigin ? input.string() : '';
+    index.addSection({
+      path,
+      markdown,
+      ...(file ? { file } : {}),
+      ...(documentId ? { documentId } : {}),
+      ...(url ? { url } : {}),
+      ...(page ? { page } : {}),
+    });
   }
   return sizes;
 }

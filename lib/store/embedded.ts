@@ -371,6 +371,13 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       }[];
       return Object.fromEntries(rows.map((row) => [row.field, row.value]));
     },
+    hget(key: string, field: string): string | null {
+      if (!typed(key, 'hash')) return null;
+      const row = sql(`SELECT value FROM hash_fields WHERE key = ? AND field = ?`).get(key, field) as
+        | { value: string }
+        | undefined;
+      return row?.value ?? null;
+    },
     hincrby(key: string, field: string, by: number): number {
       const entry = typed(key, 'hash');
       const row = entry
@@ -383,6 +390,13 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       const next = Number(current) + by;
       ops.hset(key, { [field]: String(next) });
       return next;
+    },
+    hdel(key: string, fields: string[]): number {
+      if (!typed(key, 'hash')) return 0;
+      const remove = sql(`DELETE FROM hash_fields WHERE key = ? AND field = ?`);
+      let removed = 0;
+      for (const field of fields) removed += Number(remove.run(key, field).changes);
+      return removed;
     },
     sadd(key: string, members: string[]): number {
       const entry = typed(key, 'set') ?? { type: 'set', value: null, head: 0, size: 0, expiresAt: null };
@@ -415,7 +429,9 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       llen: (key) => queue(false, () => ops.llen(key)),
       hset: (key, fields) => queue(true, () => ops.hset(key, fields)),
       hgetall: (key) => queue(false, () => ops.hgetall(key)),
+      hget: (key, field) => queue(false, () => ops.hget(key, field)),
       hincrby: (key, field, by) => queue(true, () => ops.hincrby(key, field, by)),
+      hdel: (key, ...fields) => queue(true, () => ops.hdel(key, fields)),
       sadd: (key, ...members) => queue(true, () => ops.sadd(key, members)),
       scard: (key) => queue(false, () => ops.scard(key)),
       exec: async () => {
@@ -464,7 +480,9 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     llen: async (key) => read(() => ops.llen(key)),
     hset: async (key, fields) => write(() => ops.hset(key, fields)),
     hgetall: async (key) => read(() => ops.hgetall(key)),
+    hget: async (key, field) => read(() => ops.hget(key, field)),
     hincrby: async (key, field, by) => write(() => ops.hincrby(key, field, by)),
+    hdel: async (key, ...fields) => write(() => ops.hdel(key, fields)),
     sadd: async (key, ...members) => write(() => ops.sadd(key, members)),
     scard: async (key) => read(() => ops.scard(key)),
     setBlob: async (key, value, ttlSeconds) =>

@@ -34,7 +34,9 @@ export interface StoreBatch {
   llen(key: string): StoreBatch;
   hset(key: string, fields: Record<string, string | number>): StoreBatch;
   hgetall(key: string): StoreBatch;
+  hget(key: string, field: string): StoreBatch;
   hincrby(key: string, field: string, by: number): StoreBatch;
+  hdel(key: string, ...fields: string[]): StoreBatch;
   sadd(key: string, ...members: string[]): StoreBatch;
   scard(key: string): StoreBatch;
   exec(): Promise<unknown[]>;
@@ -64,7 +66,11 @@ export interface Store {
   llen(key: string): Promise<number>;
   hset(key: string, fields: Record<string, string | number>): Promise<void>;
   hgetall(key: string): Promise<Record<string, string>>;
+  /** One field of a hash; null when absent. */
+  hget(key: string, field: string): Promise<string | null>;
   hincrby(key: string, field: string, by: number): Promise<number>;
+  /** Deletes fields of a hash; returns how many existed. */
+  hdel(key: string, ...fields: string[]): Promise<number>;
   /** Adds members to a set; returns how many were new. */
   sadd(key: string, ...members: string[]): Promise<number>;
   /** Number of members of a set. */

@@ -110,7 +110,9 @@ export function createUpstashStore(redis: Redis, blobRedis: Redis = redis): Stor
           () => undefined,
         ),
       hgetall: (key) => add(() => tx.hgetall(key), asHash),
+      hget: (key, field) => add(() => tx.hget(key, field), asStringOrNull),
       hincrby: (key, field, by) => add(() => tx.hincrby(key, field, by), Number),
+      hdel: (key, ...fields) => add(() => tx.hdel(key, ...fields), Number),
       sadd: (key, ...members) => add(() => tx.sadd(key, members[0]!, ...members.slice(1)), Number),
       scard: (key) => add(() => tx.scard(key), Number),
       exec: async () => {
@@ -171,7 +173,9 @@ export function createUpstashStore(redis: Redis, blobRedis: Redis = redis): Stor
       await redis.hset(key, fields);
     },
     hgetall: async (key) => asHash(await redis.hgetall(key)),
+    hget: async (key, field) => asStringOrNull(await redis.hget(key, field)),
     hincrby: async (key, field, by) => Number(await redis.hincrby(key, field, by)),
+    hdel: async (key, ...fields) => (fields.length ? Number(await redis.hdel(key, ...fields)) : 0),
     sadd: async (key, ...members) =>
       members.length ? Number(await redis.sadd(key, members[0]!, ...members.slice(1))) : 0,
     scard: async (key) => Number(await redis.scard(key)),

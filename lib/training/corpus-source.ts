@@ -40,8 +40,11 @@ export interface CorpusSource {
   snapshotFits(tag: SnapshotTag, position: CorpusPosition): boolean;
   /** Whether this instance writes snapshots (into its own store); never over production's corpus. */
   readonly writesSnapshots: boolean;
-  /** Exact vocabulary size in one read; undefined when only the model knows it (a layered corpus). */
-  vocabSize(): Promise<number> | undefined;
+  /**
+   * Exact vocabulary size in one read; undefined when only the model knows it (a layered corpus,
+   * or a store where a document was forgotten: the set of words ever trained only grows).
+   */
+  vocabSize(): Promise<number | undefined> | undefined;
   /** Every chunk, in corpus order. */
   allChunks(): Promise<string[]>;
   stats(): Promise<CorpusStats>;
@@ -60,7 +63,20 @@ export function ownCorpus(store: Store): CorpusSource {
     snapshotDialogue: () => store.lrange(trainingKeys.dialogue, 0, -1),
     snapshotFits: (tag, position) => tag.epoch === position.epoch && tag.chunks <= position.chunks,
     writesSnapshots: true,
-    vocabSize: () => store.scard(trainingKeys.vocabulary),
+    async vocabSize() {
+      const [size, totals, chunks, epoch, measured] = await store
+        .batch()
+        .scard(trainingKeys.vocabulary)
+        .hgetall(trainingKeys.stats)
+        .llen(trainingKeys.chunks)
+        .get(trainingKeys.epoch)
+        .get(trainingKeys.vocabularyAt)
+        .exec();
+      if (Number((totals as Record<string, string>).forgets ?? 0) === 0) return Number(size);
+      // After a forget the set of words ever trained is too large; the size an instance measured
+      // at exactly this position (nothing trained since) is exact.
+      return measuredVocabulary(measured as string | null, Number(chunks), String(epoch ?? '0'));
+    },
     allChunks: () => store.lrange(trainingKeys.chunks, 0, -1),
     stats: () => corpusStats(store, (key) => key),
   };
@@ -140,4 +156,21 @@ async function corpusStats(store: Store, key: (name: string) => string): Promise
     tokens: Number(hash.tokens ?? 0),
     characters: Number(hash.characters ?? 0),
   };
+}
+
+/** The value of `trainingKeys.vocabularyAt`: where an instance measured its vocabulary, and the size. */
+export function encodeMeasuredVocabulary(chunks: number, epoch: string, size: number): string {
+  return JSON.stringify({ chunks, epoch, size });
+}
+
+function measuredVocabulary(raw: string | null, chunks: number, epoch: string): number | undefined {
+  if (!raw) return undefined;
+  try {
+    const at = JSON.parse(raw) as { chunks?: unknown; epoch?: unknown; size?: unknown };
+    return at.chunks === chunks && at.epoch === epoch && Number.isInteger(at.size)
+      ? (at.size as number)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -22,11 +22,15 @@ export interface TrainAnswer {
   ok: true;
   tokens: number;
   vocabSize: number;
+  documentId?: string;
+  status?: 'trained' | 'replaced' | 'unchanged';
 }
+
+type AnswerExtras = Pick<TrainAnswer, 'documentId' | 'status'>;
 
 type KeyRecord =
   | { state: 'running'; claim: string; fingerprint: string }
-  | { state: 'done'; fingerprint: string; tokens: number; vocabSize?: number };
+  | ({ state: 'done'; fingerprint: string; tokens: number; vocabSize?: number } & AnswerExtras);
 
 /**
  * The `Idempotency-Key` header of a request: undefined when absent, 400 when it is not 1-128
@@ -56,7 +60,9 @@ export async function trainOnce(
   store: Store,
   key: string,
   text: string,
-  run: (also: (batch: StoreBatch, learned: { tokens: number }) => void) => Promise<TrainAnswer>,
+  run: (
+    also: (batch: StoreBatch, learned: { tokens: number } & AnswerExtras) => void,
+  ) => Promise<TrainAnswer>,
   now: () => number = Date.now,
 ): Promise<{ answer: TrainAnswer; replayed: boolean }> {
   const storeKey = `idempotency:train:${key}`;
@@ -73,20 +79,20 @@ export async function trainOnce(
     const found = parse(await store.get(storeKey));
     if (found && found.fingerprint !== fingerprint) {
       throw new HttpError(
-        'conflict',
-        'This Idempotency-Key was already used for a different text; use a new key for a new train.',
+        'idempotency_conflict',
+        'This Idempotency-Key was already used for a different text; use a new key for a new train (retrying will not help).',
       );
     }
     // A done record gets its vocabulary size a moment after the train lands; a train that failed
     // after landing never adds it, and its retries answer with the size as it is now.
     if (found?.state === 'done' && (found.vocabSize !== undefined || now() >= deadline)) {
       const vocabSize = found.vocabSize ?? (await store.scard(trainingKeys.vocabulary));
-      return { answer: { ok: true, tokens: found.tokens, vocabSize }, replayed: true };
+      return { answer: { ok: true, tokens: found.tokens, vocabSize, ...extrasOf(found) }, replayed: true };
     }
     // The first request is still running: wait for its answer, up to a point.
     if (now() >= deadline) {
       throw new HttpError(
-        'conflict',
+        'train_in_progress',
         'A train with this Idempotency-Key is still running; retry in a few seconds.',
         { retryAfter: 2 },
         { 'Retry-After': '2' },
@@ -98,7 +104,7 @@ export async function trainOnce(
   let answer: TrainAnswer;
   try {
     answer = await run((batch, learned) => {
-      const done: KeyRecord = { state: 'done', fingerprint, tokens: learned.tokens };
+      const done: KeyRecord = { state: 'done', fingerprint, tokens: learned.tokens, ...extrasOf(learned) };
       batch.set(storeKey, JSON.stringify(done), { ttlSeconds: IDEMPOTENCY_TTL_SECONDS });
     });
   } catch (error) {
@@ -106,7 +112,13 @@ export async function trainOnce(
     throw error;
   }
   // The answer with its vocabulary size, for replays (the chunk's write already holds the rest).
-  const done: KeyRecord = { state: 'done', fingerprint, tokens: answer.tokens, vocabSize: answer.vocabSize };
+  const done: KeyRecord = {
+    state: 'done',
+    fingerprint,
+    tokens: answer.tokens,
+    vocabSize: answer.vocabSize,
+    ...extrasOf(answer),
+  };
   await store
     .set(storeKey, JSON.stringify(done), { ttlSeconds: IDEMPOTENCY_TTL_SECONDS })
     .catch((error: unknown) => logError('idempotency_answer_not_saved', error));
@@ -130,4 +142,11 @@ function parse(raw: string | null): KeyRecord | undefined {
   } catch {
     return undefined;
   }
+}
+
+function extrasOf(from: AnswerExtras): AnswerExtras {
+  return {
+    ...(from.documentId !== undefined ? { documentId: from.documentId } : {}),
+    ...(from.status !== undefined ? { status: from.status } : {}),
+  };
 }

@@ -1,7 +1,13 @@
+import { createHash } from 'node:crypto';
 import {
   type DialoguePair,
+  type DocumentRecord,
   decodeChunk,
+  decodeDocumentRecord,
   encodeChunk,
+  encodeDocumentRecord,
+  encodeForget,
+  forgottenIdOf,
   plainTextOf,
   readDialogue,
   readDocument,
@@ -14,7 +20,13 @@ import type { Knowledge } from '../pipeline/index.js';
 import { PassageIndex } from '../retrieval/index.js';
 import type { Store, StoreBatch } from '../store/index.js';
 import { corpusFull } from './corpus-ceiling.js';
-import { type CorpusPosition, type CorpusSource, ownCorpus } from './corpus-source.js';
+import {
+  type CorpusPosition,
+  type CorpusSource,
+  encodeMeasuredVocabulary,
+  ownCorpus,
+} from './corpus-source.js';
+import { DocumentLedger } from './document-ledger.js';
 import { trainingKeys } from './keys.js';
 import { decodeSnapshot } from './snapshot.js';
 import { createSnapshotSchedule } from './snapshot-schedule.js';
@@ -23,6 +35,10 @@ export type { CorpusPosition } from './corpus-source.js';
 
 /** The file name the starter text is cited under. */
 const STARTER_NAME = 'the guide to this service';
+/** The document id of the starter text: it leaves when the first document of the user's own is trained. */
+export const STARTER_DOCUMENT_ID = 'starter-guide';
+/** Field of the corpus totals: 1 while the starter guide is in the corpus. */
+const STARTER_FIELD = 'starterGuide';
 
 /** Default of `snapshotBytes`: a cold start replays at most about this much text. */
 export const SNAPSHOT_BYTES = 2_000_000;
@@ -69,12 +85,21 @@ export interface ModelKeeperOptions {
 export interface TrainOptions {
   /** Adds operations to the train's transaction; `tokens` is what the text teaches. */
   also?: (batch: StoreBatch, learned: { tokens: number }) => void;
+  /**
+   * The document's entry in the document table (the keeper adds its passages and totals), written
+   * in the same transaction as its chunk; the document needs a `documentId`.
+   */
+  record?: Omit<DocumentRecord, 'passages' | 'totals'>;
+  /** Documents forgotten in the same transaction, before the new text (a replace; the starter guide). */
+  forget?: readonly DocumentRecord[];
 }
 
 export interface TrainResult {
   tokens: number;
   vocabSize: number;
   chunk: number;
+  /** The table entry written, when the train had a `record`. */
+  record?: DocumentRecord;
 }
 
 /**
@@ -103,7 +128,21 @@ export interface ModelKeeper {
    * Redis, one SQLite transaction), and `also` may add writes of its own to it (an idempotency record).
    */
   train(document: string | StoredDocument, options?: TrainOptions): Promise<TrainResult>;
-  /** Exact vocabulary size in one cheap read. */
+  /**
+   * Forgets documents: one log entry each, their table entries and totals gone, in one
+   * transaction; resolves once this instance's model and passages are those of the rest.
+   */
+  forget(records: readonly DocumentRecord[]): Promise<void>;
+  /** The document table entry of `id`, as the store has it now. */
+  document(id: string): Promise<DocumentRecord | undefined>;
+  /** Every entry of the document table. */
+  documents(): Promise<DocumentRecord[]>;
+  /**
+   * Whether the starter guide is in the corpus: `present`, `left` (the first document of the user's
+   * own sent it away, or the owner deleted it; a reset brings it back) or `off` (STARTER_TEXT=off).
+   */
+  starterGuide(): Promise<'present' | 'left' | 'off'>;
+  /** Exact vocabulary size (one cheap read until a document is forgotten; then the model's, caught up). */
   vocabSize(): Promise<number>;
   /** Deletes the corpus and the snapshot; every instance starts over. */
   reset(): Promise<void>;
@@ -119,11 +158,12 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
   let model: NgramModel = createModel({ order: options.order });
   let passages = new PassageIndex();
   let dialogue: DialoguePair[] = [];
+  /** Dialogue chunks in the log so far, forgotten ones included (entries of the dialogue list covered). */
   let dialogueChunks = 0;
+  let ledger = new DocumentLedger();
   let applied = 0;
   /** The one seeding of the starter text that concurrent requests on an empty store all await. */
-  let starterSeeding: Promise<void> | undefined;
-  let starterSettled = !options.starterText;
+  let starterSeeding: Promise<boolean> | undefined;
   let epoch: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const source = options.corpus ?? ownCorpus(store);
@@ -135,7 +175,13 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     policy: { everyChunks: options.snapshotEvery, everyBytes: options.snapshotBytes ?? SNAPSHOT_BYTES },
     serialized,
     state: () =>
-      epoch === undefined ? undefined : { tag: { epoch, chunks: applied, dialogueChunks }, model, passages },
+      epoch === undefined
+        ? undefined
+        : {
+            tag: { epoch, chunks: applied, dialogueChunks, documents: ledger.state() },
+            model,
+            passages,
+          },
   });
 
   /**
@@ -179,11 +225,14 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       passages = new PassageIndex();
       dialogue = [];
       dialogueChunks = 0;
+      ledger = new DocumentLedger();
       applied = 0;
       epoch = position.epoch;
       snapshots.restart(0);
     }
     let prefetched = applied === 0 && position.chunks > 0 ? await loadSnapshot(position) : undefined;
+    /** A document was forgotten in this stretch: the model and passages are rebuilt at its end. */
+    let rebuild = false;
     // Paged, so a long tail never becomes one oversized REST response.
     while (position.chunks > applied) {
       const last = Math.min(position.chunks, applied + TAIL_PAGE_CHUNKS) - 1;
@@ -192,25 +241,69 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       prefetched = undefined;
       if (texts.length === 0) break;
       for (const text of texts) {
-        applyChunk(applied + 1, text);
+        const forgotten = forgottenIdOf(text);
+        if (forgotten !== undefined) rebuild = ledger.forget(forgotten) > 0 || rebuild;
+        else recordChunk(applied + 1, text, !rebuild);
         snapshots.tail.applied(text);
         applied++;
       }
+    }
+    if (rebuild) {
+      await rebuildFromLiveChunks(position);
+      snapshots.rebuilt();
     }
     settleLater();
     snapshots.afterCatchUp();
   }
 
-  /** Reads a chunk by its format into the model, and into the passages or the dialogue. */
-  function applyChunk(chunkNo: number, raw: string): void {
+  /** Notes a chunk in the ledger (and the dialogue count) and, unless a rebuild follows, learns it. */
+  function recordChunk(chunkNo: number, raw: string, learn: boolean): void {
     const document = decodeChunk(raw);
+    const ordinal = document.format === 'dialogue' ? dialogueChunks++ : undefined;
+    ledger.added(chunkNo, document.documentId, ordinal);
+    if (learn) applyChunk(chunkNo, document);
+  }
+
+  /** Reads a chunk by its format into the model, and into the passages or the dialogue. */
+  function applyChunk(chunkNo: number, document: StoredDocument): void {
     const parsed = readDocument(document);
     const plain = plainTextOf(parsed);
     model.addText(plain);
-    if (document.format === 'dialogue') {
-      dialogue.push(...readDialogue(document.text));
-      dialogueChunks++;
-    } else passages.addDocument(chunkNo, parsed);
+    if (document.format === 'dialogue') dialogue.push(...readDialogue(document.text));
+    else
+      passages.addDocument(chunkNo, parsed, {
+        ...(document.documentId ? { documentId: document.documentId } : {}),
+        ...(document.url ? { url: document.url } : {}),
+      });
+  }
+
+  /**
+   * Forgetting is exact: the model and the passages become those of the live chunks alone, learned
+   * in log order, which is what a fresh store trained on what is left holds (the same counts, the
+   * same word ids, the same passages). Requests wait for it (they catch up through the same queue),
+   * so text that was forgotten is never served meanwhile.
+   */
+  async function rebuildFromLiveChunks(position: CorpusPosition): Promise<void> {
+    const started = performance.now();
+    model = createModel({ order: options.order });
+    passages = new PassageIndex();
+    dialogue = [];
+    try {
+      for (let from = 0; from < applied; from += TAIL_PAGE_CHUNKS) {
+        const last = Math.min(applied, from + TAIL_PAGE_CHUNKS) - 1;
+        const texts = await source.chunks(position, from, last);
+        texts.forEach((raw, offset) => {
+          const chunkNo = from + offset + 1;
+          if (ledger.isDead(chunkNo) || forgottenIdOf(raw) !== undefined) return;
+          applyChunk(chunkNo, decodeChunk(raw));
+        });
+      }
+    } catch (error) {
+      // Half rebuilt: the next request starts over from the snapshot and the log.
+      epoch = undefined;
+      throw error;
+    }
+    logInfo('model_rebuilt_after_forget', { chunks: applied, ms: Math.round(performance.now() - started) });
   }
 
   /**
@@ -239,7 +332,10 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     model = snapshot.model;
     passages = snapshot.passages;
     applied = snapshot.tag.chunks;
-    dialogue = dialogueTexts.slice(0, covered).flatMap((text) => readDialogue(text));
+    ledger = DocumentLedger.from(snapshot.tag.documents);
+    dialogue = dialogueTexts
+      .slice(0, covered)
+      .flatMap((text, ordinal) => (ledger.isDeadDialogue(ordinal) ? [] : readDialogue(text)));
     dialogueChunks = covered;
     snapshots.restart(applied);
     return page;
@@ -267,11 +363,20 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     try {
       if (await store.set(trainingKeys.starter, String(Date.now()), { ifAbsent: true })) {
         try {
-          const result = await keeper.train({
-            format: 'text',
-            name: STARTER_NAME,
-            text: options.starterText!,
-          });
+          const text = options.starterText!;
+          const result = await keeper.train(
+            { format: 'text', name: STARTER_NAME, documentId: STARTER_DOCUMENT_ID, text },
+            {
+              record: {
+                id: STARTER_DOCUMENT_ID,
+                name: STARTER_NAME,
+                format: 'text',
+                bytes: Buffer.byteLength(text, 'utf8'),
+                sha256: createHash('sha256').update(text, 'utf8').digest('hex'),
+                trainedAt: new Date().toISOString(),
+              },
+            },
+          );
           logInfo('starter_text_trained', { tokens: result.tokens });
         } catch (error) {
           // Not learned: the next request (here or on another instance) tries again.
@@ -294,17 +399,51 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
 
   async function upToDate(position?: CorpusPosition): Promise<void> {
     let where = position ?? (await readPosition());
-    if (!starterSettled && where.chunks === 0) {
-      // Every request that finds the corpus empty waits for the same seeding, then looks again.
-      starterSeeding ??= seedStarter().then((settled) => {
-        if (settled) starterSettled = true;
-        else starterSeeding = undefined;
+    if (options.starterText && where.chunks === 0) {
+      // Every request that finds the corpus empty (a new store, or one just reset) waits for the
+      // same seeding, then looks again; the marker in the store makes it once per reset.
+      starterSeeding ??= seedStarter().finally(() => {
+        starterSeeding = undefined;
       });
       await starterSeeding;
       where = await readPosition();
-    } else starterSettled = true;
+    }
     if (where.chunks === applied && where.epoch === epoch) return;
     await serialized(() => catchUp(where));
+  }
+
+  /**
+   * Once anything was forgotten, the vocabulary size at this position, for health and stats to read
+   * in one round trip instead of catching a model up (trusted only while the corpus is still here).
+   */
+  async function noteVocabulary(position: CorpusPosition, forgot = false): Promise<void> {
+    if (!source.writesSnapshots || (!forgot && !ledger.forgotAny)) return;
+    if (position.chunks !== applied || position.epoch !== epoch) return;
+    await store
+      .set(
+        trainingKeys.vocabularyAt,
+        encodeMeasuredVocabulary(position.chunks, position.epoch, model.vocabSize),
+      )
+      .catch((error: unknown) => logError('vocabulary_size_not_noted', error));
+  }
+
+  /** Five writes a document: its forget entry, its table entry gone, its totals taken off the corpus's. */
+  function queueForget(batch: StoreBatch, records: readonly DocumentRecord[]): number {
+    for (const record of records) {
+      batch
+        .rpush(trainingKeys.chunks, encodeForget(record.id))
+        .hdel(trainingKeys.documents, record.id)
+        .hincrby(trainingKeys.stats, 'characters', -record.totals.characters)
+        .hincrby(trainingKeys.stats, 'bytes', -record.totals.bytes)
+        .hincrby(trainingKeys.stats, STARTER_FIELD, record.id === STARTER_DOCUMENT_ID ? -1 : 0);
+    }
+    if (records.length > 0) {
+      const tokens = records.reduce((sum, record) => sum + record.totals.tokens, 0);
+      batch
+        .hincrby(trainingKeys.stats, 'tokens', -tokens)
+        .hincrby(trainingKeys.stats, 'forgets', records.length);
+    }
+    return records.length === 0 ? 0 : records.length * 5 + 2;
   }
 
   const keeper: ModelKeeper = {
@@ -339,17 +478,23 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
           'This server serves a fixed ARPA model (LM_ARPA_PATH is set), so it cannot be trained.',
         );
       }
-      const tokens = model.tokens(plainTextOf(readDocument(document)));
+      const parsed = readDocument(document);
+      const tokens = model.tokens(plainTextOf(parsed));
       if (tokens.length === 0) {
         throw new HttpError('validation_failed', 'text: has no words to learn from', { field: 'text' });
       }
       await snapshots.idle();
       const bytes = Buffer.byteLength(text, 'utf8');
+      const forget = trainOptions.forget ?? [];
       if (options.maxCorpusBytes !== undefined) {
-        const corpus = await corpusBytes();
+        const freed = forget.reduce((sum, record) => sum + record.totals.bytes, 0);
+        const corpus = (await corpusBytes()) - freed;
         if (corpus + bytes > options.maxCorpusBytes) throw corpusFull(corpus, bytes, options.maxCorpusBytes);
       }
-      const batch = store.batch().rpush(trainingKeys.chunks, text);
+      const batch = store.batch();
+      // The old version's forgetting and the new text in one transaction: a crash leaves one or the other.
+      const positionAt = queueForget(batch, forget) + 1;
+      batch.rpush(trainingKeys.chunks, text);
       // Read after the push, in the same transaction: the position that includes this chunk.
       source.readPosition(batch);
       batch
@@ -358,11 +503,58 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
         .hincrby(trainingKeys.stats, 'bytes', bytes)
         .hincrby(trainingKeys.stats, 'tokens', tokens.length);
       if (document.format === 'dialogue') batch.rpush(trainingKeys.dialogue, document.text);
+      let record: DocumentRecord | undefined;
+      if (trainOptions.record) {
+        record = {
+          ...trainOptions.record,
+          passages: document.format === 'dialogue' ? 0 : PassageIndex.passagesOf(parsed),
+          totals: { characters: document.text.length, bytes, tokens: tokens.length },
+        };
+        batch.hset(trainingKeys.documents, { [record.id]: encodeDocumentRecord(record) });
+        if (record.id === STARTER_DOCUMENT_ID) batch.hincrby(trainingKeys.stats, STARTER_FIELD, 1);
+      }
       trainOptions.also?.(batch, { tokens: tokens.length });
-      const position = source.positionOf((await batch.exec()).slice(1));
+      const position = source.positionOf((await batch.exec()).slice(positionAt));
       snapshots.trained();
       await serialized(() => catchUp(position));
-      return { tokens: tokens.length, vocabSize: model.vocabSize, chunk: position.chunks };
+      await noteVocabulary(position);
+      return {
+        tokens: tokens.length,
+        vocabSize: model.vocabSize,
+        chunk: position.chunks,
+        ...(record ? { record } : {}),
+      };
+    },
+    async forget(records) {
+      if (records.length === 0) return;
+      await snapshots.idle();
+      const batch = store.batch();
+      const positionAt = queueForget(batch, records);
+      source.readPosition(batch);
+      const position = source.positionOf((await batch.exec()).slice(positionAt));
+      snapshots.trained();
+      await serialized(() => catchUp(position));
+      await noteVocabulary(position, true);
+    },
+    async document(id) {
+      return decodeDocumentRecord((await store.hget(trainingKeys.documents, id)) ?? undefined);
+    },
+    async documents() {
+      const table = await store.hgetall(trainingKeys.documents);
+      return Object.values(table)
+        .map((raw) => decodeDocumentRecord(raw))
+        .filter((record): record is DocumentRecord => record !== undefined);
+    },
+    async starterGuide() {
+      if (!options.starterText || options.fixedModel) return 'off';
+      const [chunks, totals] = await store
+        .batch()
+        .llen(trainingKeys.chunks)
+        .hgetall(trainingKeys.stats)
+        .exec();
+      // An empty corpus gets the guide at its first question.
+      if (Number(chunks) === 0) return 'present';
+      return Number((totals as Record<string, string>)[STARTER_FIELD] ?? 0) > 0 ? 'present' : 'left';
     },
     async vocabSize() {
       if (options.fixedModel) return options.fixedModel.vocabSize;
@@ -376,13 +568,15 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
         .del(trainingKeys.vocabulary)
         .del(trainingKeys.snapshotChunks)
         .del(trainingKeys.stats)
+        .del(trainingKeys.documents)
+        .del(trainingKeys.vocabularyAt)
+        .del(trainingKeys.starter)
         .incr(trainingKeys.epoch)
         .exec();
       await store.delBlob(trainingKeys.snapshot);
     },
     async exportCorpus() {
-      const chunks = await source.allChunks();
-      const texts = chunks.map((chunk) => decodeChunk(chunk).text);
+      const texts = liveTexts(await source.allChunks());
       return texts.length ? `${texts.join('\n\n')}\n` : '';
     },
     stats: () => source.stats(),
@@ -392,4 +586,19 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     },
   };
   return keeper;
+}
+
+/** The texts of the chunks still live in a log, in order (forget entries and what they forgot left out). */
+export function liveTexts(chunks: readonly string[]): string[] {
+  const ledger = new DocumentLedger();
+  chunks.forEach((raw, index) => {
+    const forgotten = forgottenIdOf(raw);
+    if (forgotten !== undefined) ledger.forget(forgotten);
+    else ledger.added(index + 1, decodeChunk(raw).documentId);
+  });
+  const texts: string[] = [];
+  chunks.forEach((raw, index) => {
+    if (!ledger.isDead(index + 1) && forgottenIdOf(raw) === undefined) texts.push(decodeChunk(raw).text);
+  });
+  return texts;
 }

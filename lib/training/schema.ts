@@ -17,6 +17,46 @@ const nameSchema = v.pipe(
   v.maxLength(200, 'must be at most 200 characters'),
 );
 
+/** A document's identity: 1-200 printable characters (no control characters), not only spaces. */
+export const documentIdSchema = v.pipe(
+  v.string('must be a string'),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(200, 'must be at most 200 characters'),
+  v.check((id) => !/\p{Cc}/u.test(id), 'must not contain control characters (tabs, newlines, ...)'),
+  v.check((id) => id.trim() !== '', 'must not be only spaces'),
+);
+
+/** Where a citation of the document links: an http or https URL. */
+export const documentUrlSchema = v.pipe(
+  v.string('must be a string'),
+  v.maxLength(2000, 'must be at most 2000 characters'),
+  v.check((url) => {
+    try {
+      const parsed = new URL(url);
+      return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be an http or https URL'),
+);
+
+/** SHA-256 of the bytes sent (for parts: of the whole file), hex. */
+export const sha256Schema = v.pipe(
+  v.string('must be a string'),
+  v.regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits (SHA-256)'),
+  v.toLowerCase(),
+);
+
+/** Most parts one document may be sent in (1 MB each). */
+export const MAX_PARTS = 10_000;
+
+const partNumberSchema = v.pipe(
+  v.number('must be a number'),
+  v.integer('must be a whole number'),
+  v.minValue(1, 'must be at least 1'),
+  v.maxValue(MAX_PARTS, `must be at most ${MAX_PARTS}`),
+);
+
 /** The body of POST /api/train. */
 export const trainRequestSchema = v.object(
   {
@@ -26,6 +66,11 @@ export const trainRequestSchema = v.object(
     ),
     format: v.optional(v.picklist(TRAIN_FORMATS, `must be one of ${TRAIN_FORMATS.join(', ')}`), 'text'),
     name: v.optional(nameSchema),
+    documentId: v.optional(documentIdSchema),
+    url: v.optional(documentUrlSchema),
+    sha256: v.optional(sha256Schema),
+    part: v.optional(partNumberSchema),
+    parts: v.optional(partNumberSchema),
   },
   'the body must be a JSON object with a text field',
 );
@@ -36,4 +81,7 @@ export type TrainRequest = v.InferOutput<typeof trainRequestSchema>;
 export const trainFileFieldsSchema = v.object({
   name: v.optional(nameSchema),
   format: v.optional(v.picklist(TRAIN_FORMATS, `must be one of ${TRAIN_FORMATS.join(', ')}`)),
+  documentId: v.optional(documentIdSchema),
+  url: v.optional(documentUrlSchema),
+  sha256: v.optional(sha256Schema),
 });

@@ -48,9 +48,12 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
   let pending: Promise<void> | undefined;
   /** This instance trained a chunk since it last wrote a snapshot. */
   let trainedHere = false;
+  /** This instance forgot a document and rebuilt: a cold start from the stored snapshot would rebuild too. */
+  let rebuiltHere = false;
 
   /** The tail is past the bound, or (at quiet time) anything this instance trained is in it. */
   function due(quiet: boolean): boolean {
+    if (rebuiltHere) return true;
     const after = tail.after(covered);
     return quiet ? trainedHere && (after?.bytes ?? 0) > 0 : snapshotDue(after, policy);
   }
@@ -63,6 +66,7 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
       covered = Math.max(covered, Number((await store.get(trainingKeys.snapshotChunks)) ?? 0) || 0);
       if (!due(quiet)) return undefined;
       trainedHere = false;
+      rebuiltHere = false;
       const replayBytes = tail.after(covered)?.bytes;
       const started = performance.now();
       // Step by step (words, each direction of the counts, passages), with requests served in
@@ -135,6 +139,14 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
     /** Called when this instance trains a chunk. */
     trained(): void {
       trainedHere = true;
+    },
+    /**
+     * Called after a rebuild (a forget entry applied): the instance that wrote the forget entry
+     * writes a snapshot right after its response, not only at quiet time, since every cold start
+     * from an older snapshot rebuilds the whole corpus.
+     */
+    rebuilt(): void {
+      if (trainedHere) rebuiltHere = true;
     },
     /**
      * Called once training has gone quiet (no chunk for a while): an instance that trained writes

@@ -21,6 +21,8 @@ export interface SnapshotTag {
   chunks: number;
   /** How many of those chunks were dialogue (their texts are the first entries of the dialogue list). */
   dialogueChunks?: number;
+  /** Which chunks teach which document and which are forgotten (`DocumentLedger`), when any has an id. */
+  documents?: unknown;
 }
 
 /**
@@ -153,6 +155,7 @@ export function decodeSnapshot(
     const where: SnapshotTag = { epoch: tag.epoch, chunks: tag.chunks };
     if (Number.isInteger(tag.dialogueChunks) && tag.dialogueChunks! > 0)
       where.dialogueChunks = tag.dialogueChunks;
+    if (tag.documents !== undefined) where.documents = tag.documents;
     if ((tag.encoding === ENCODING || tag.encoding === DEFLATED) && Number.isInteger(tag.modelBytes)) {
       const checked = tag.encoding === ENCODING;
       const plain = checked ? decompress(body, tag.plainBytes) : inflateRawSync(body);

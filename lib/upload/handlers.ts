@@ -1,6 +1,7 @@
 import { HttpError, json, type MethodHandler } from '../http/index.js';
 import { underClientLimit } from '../limits/index.js';
 import type { Services } from '../services/index.js';
+import { requireTrainAccess } from '../training/handlers.js';
 import { MAX_IMAGE_BYTES } from '../vision/index.js';
 import { loadStoredImage } from './load-image.js';
 import { parseImageUpload } from './parse-upload.js';
@@ -17,9 +18,10 @@ export function uploadHandlers(services: () => Services): { POST: MethodHandler;
     POST(request) {
       const current = services();
       const { store, config } = current;
-      return underClientLimit(current, request, async () => {
+      return underClientLimit(current, request, async (caller) => {
         const { bytes, fields } = await parseImageUpload(request, { maxBytes: MAX_IMAGE_BYTES });
         const train = wantsTraining(fields);
+        if (train) requireTrainAccess(current, caller);
         const stored = await storeUploadedImage(store, bytes, {
           ttlSeconds: config.UPLOAD_TTL_SECONDS,
           publicBaseUrl: new URL(request.url).origin,

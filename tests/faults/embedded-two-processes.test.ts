@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeChunk } from '../../lib/documents/index.js';
 import { createEmbeddedStore, STORE_FILE } from '../../lib/store/index.js';
 import { trainingKeys } from '../../lib/training/keys.js';
 import { type RunningServer, startLocalServer } from '../support/local-server.js';
@@ -58,7 +59,7 @@ describe('Two server processes on one DATA_DIR', () => {
     expect(trainStatuses.filter((status) => status === 200)).toHaveLength(30);
     const store = createEmbeddedStore({ dataDir });
     const kept = await store.lrange(trainingKeys.chunks, 0, -1);
-    expect([...kept].sort()).toEqual([...texts].sort());
+    expect(kept.map((chunk) => decodeChunk(chunk).text).sort()).toEqual([...texts].sort());
     expect(await store.hgetall(trainingKeys.stats)).toMatchObject({
       characters: String(texts.reduce((sum, text) => sum + text.length, 0)),
     });

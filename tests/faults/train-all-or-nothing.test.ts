@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { parseConfig } from '../../lib/config/index.js';
+import { decodeChunk } from '../../lib/documents/index.js';
 import { endpoint } from '../../lib/http/index.js';
 import { createServices, type Services } from '../../lib/services/index.js';
 import { createEmbeddedStore, STORE_FILE } from '../../lib/store/index.js';
@@ -21,7 +22,7 @@ afterAll(() => {
 async function trace(services: Services) {
   const { store } = services;
   return {
-    chunks: await store.lrange(trainingKeys.chunks, 0, -1),
+    chunks: (await store.lrange(trainingKeys.chunks, 0, -1)).map((chunk) => decodeChunk(chunk).text),
     vocabulary: await store.scard(trainingKeys.vocabulary),
     stats: await store.hgetall(trainingKeys.stats),
     keys: await store.countKeys('idempotency:'),
@@ -129,19 +130,21 @@ describe.each([
       concurrent.filter((response) => response.headers.get('idempotent-replayed') === null),
     ).toHaveLength(1);
 
-    const chunks = await services.store.lrange(trainingKeys.chunks, 0, -1);
+    const chunks = (await services.store.lrange(trainingKeys.chunks, 0, -1)).map(
+      (chunk) => decodeChunk(chunk).text,
+    );
     expect(chunks.filter((chunk) => chunk === 'Retried texts are learned once.')).toHaveLength(1);
     expect(chunks.filter((chunk) => chunk === 'Eight copies of one request at once.')).toHaveLength(1);
     expect(await services.store.ttl('idempotency:train:key-a')).toBeGreaterThan(23 * 3600);
   });
 
-  it('refuses the same key for a different text with 409, and a malformed key with 400', async () => {
+  it('refuses the same key for a different text with 422 idempotency_conflict, and a malformed key with 400', async () => {
     const services = await makeServices();
     const train = trainer(services);
     expect((await train('One text.', 'key-c')).status).toBe(200);
     const other = await train('Another text.', 'key-c');
-    expect(other.status).toBe(409);
-    expect((await other.json()).code).toBe('conflict');
+    expect(other.status).toBe(422);
+    expect((await other.json()).code).toBe('idempotency_conflict');
     for (const key of ['', 'has space', 'x'.repeat(129), 'ünïcode', 'tab\there']) {
       const response = await train('Valid text.', key);
       expect(response.status, JSON.stringify(key)).toBe(400);
@@ -157,6 +160,7 @@ describe.each([
     const texts = Array.from({ length: 12 }, (_, index) => `Concurrent text ${index} about topic${index}.`);
     const responses = await Promise.all(texts.map((text, index) => train(text, `own-${index}`)));
     expect(responses.map((response) => response.status)).toEqual(Array(12).fill(200));
-    expect((await services.store.lrange(trainingKeys.chunks, 0, -1)).sort()).toEqual([...texts].sort());
+    const stored = await services.store.lrange(trainingKeys.chunks, 0, -1);
+    expect(stored.map((chunk) => decodeChunk(chunk).text).sort()).toEqual([...texts].sort());
   });
 });

@@ -76,7 +76,6 @@ describe.each(backends)('STORE_NAMESPACE on %s', (_name, sharedStore) => {
     for (const kind of [
       'lm:chunks',
       'lm:epoch',
-      'lm:starter',
       'session-count:',
       'session-turns:',
       'stats:chat',

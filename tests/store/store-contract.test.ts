@@ -68,6 +68,15 @@ describe.each(backends)('Store contract on %s', (_name, makeStore) => {
     expect(await store.hincrby('h', 'b', 3)).toBe(5);
     expect(await store.hgetall('h')).toEqual({ a: '1', b: '5' });
     expect(await store.hgetall('none')).toEqual({});
+    expect(await store.hget('h', 'a')).toBe('1');
+    expect(await store.hget('h', 'missing')).toBeNull();
+    expect(await store.hget('none', 'a')).toBeNull();
+    expect(await store.hdel('h', 'a', 'missing')).toBe(1);
+    expect(await store.hgetall('h')).toEqual({ b: '5' });
+    expect(await store.hdel('none', 'a')).toBe(0);
+    const [field, removed] = await store.batch().hget('h', 'b').hdel('h', 'b').exec();
+    expect([field, removed]).toEqual(['5', 1]);
+    expect(await store.hgetall('h')).toEqual({});
   });
 
   it('keeps sets and counts their members', async () => {

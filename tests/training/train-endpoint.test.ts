@@ -16,7 +16,8 @@ describe('POST /api/train', () => {
     );
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body).toEqual({ ok: true, tokens: 11, vocabSize: 9 });
+    expect(body).toMatchObject({ ok: true, tokens: 11, vocabSize: 9, status: 'trained' });
+    expect(body.documentId).toMatch(/^text-[0-9a-f]{16}$/);
     expect(response.headers.get('ratelimit-limit')).toBe('60');
     const health = await endpoint(healthHandlers(() => services)).fetch(
       new Request('http://127.0.0.1/api/health'),
