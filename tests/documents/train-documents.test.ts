@@ -34,7 +34,12 @@ describe('POST /api/train with documents', () => {
     // Shop / Returns / Returns are free within thirty days . : the code block teaches no tokens.
     expect((await response.json()).tokens).toBe(9);
     const [chunk] = await services.store.lrange(trainingKeys.chunks, 0, -1);
-    expect(decodeChunk(chunk!)).toEqual({ format: 'markdown', name: 'shop.md', text: MARKDOWN });
+    expect(decodeChunk(chunk!)).toEqual({
+      format: 'markdown',
+      name: 'shop.md',
+      documentId: expect.stringMatching(/^text-[0-9a-f]{16}$/),
+      text: MARKDOWN,
+    });
     const { passages } = await services.model.knowledge();
     expect(passages.allTexts().join('\n')).toContain('Returns are free within thirty days.');
   });

@@ -297,3 +297,28 @@ describe('the starter guide', () => {
     expect(await ids()).toEqual([STARTER_DOCUMENT_ID]);
   });
 });
+
+describe('sources of a reply', () => {
+  it('carry the documentId and link to the url the document was trained with, at its section', async () => {
+    const services = embeddedServices(ADMIN_ENV);
+    const api = client(services);
+    await api.train({
+      text: '# Install\n\n## Ports\n\nThe relay listens on port 7311 by default.\n',
+      format: 'markdown',
+      documentId: 'guide/install.md',
+      url: 'https://docs.example.org/guide/install',
+    });
+    const { chatHandlers } = await import('../../lib/chat/handlers.js');
+    const chat = endpoint(chatHandlers(() => services));
+    const reply = await (
+      await chat.fetch(
+        postJson('http://127.0.0.1/api/chat', { message: 'Which port does the relay listen on?' }),
+      )
+    ).json();
+    expect(reply.sources.length).toBeGreaterThan(0);
+    expect(reply.sources[0]).toMatchObject({
+      documentId: 'guide/install.md',
+      url: 'https://docs.example.org/guide/install#ports',
+    });
+  });
+});
