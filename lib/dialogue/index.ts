@@ -1,7 +1,7 @@
 import type { DialoguePair } from '../documents/types.js';
 import type { LanguageModel } from '../lm/index.js';
 import type { PassageIndex } from '../retrieval/index.js';
-import { normalizeStatement, statementSimilarity } from './match.js';
+import { normalizeStatement, similarityFrom } from './match.js';
 import { PERSONA } from './persona.js';
 import { describeTaught, exampleQuestions } from './taught.js';
 
@@ -55,7 +55,8 @@ function matchStatement(message: string, knowledge: DialogueKnowledge): SocialRe
   let best: { reply: string; intent: string; matched: string; confidence: number } | null = null;
   const prompts = normalizedPrompts(knowledge.dialogue ?? []);
   for (const [at, pair] of (knowledge.dialogue ?? []).entries()) {
-    const confidence = statementSimilarity(statement, prompts[at]);
+    const floor = best ? Math.max(TRAINED_THRESHOLD, best.confidence) : TRAINED_THRESHOLD;
+    const confidence = similarityFrom(statement, prompts[at], floor);
     if (confidence >= TRAINED_THRESHOLD && (!best || confidence > best.confidence)) {
       best = { reply: pair.reply, intent: 'trained', matched: pair.prompt, confidence };
     }
@@ -63,7 +64,9 @@ function matchStatement(message: string, knowledge: DialogueKnowledge): SocialRe
   if (best && best.confidence >= PERSONA_THRESHOLD) return finish(best, knowledge);
   for (const intent of PERSONA) {
     for (const known of intent.statements) {
-      const confidence = statementSimilarity(statement, known);
+      // Only a statement at least as close as the best so far can change the answer.
+      const floor = best ? Math.max(PERSONA_THRESHOLD, best.confidence) : PERSONA_THRESHOLD;
+      const confidence = similarityFrom(statement, known, floor);
       if (confidence >= PERSONA_THRESHOLD && (!best || confidence > best.confidence)) {
         best = { reply: intent.replies[0], intent: intent.name, matched: known, confidence };
       }
