@@ -12,7 +12,7 @@
  * (or the files of `--out`).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -23,7 +23,12 @@ const option = (name: string) => {
 };
 const ROOT = resolve(option('--root') ?? resolve(import.meta.dirname, '..'));
 const HERE = resolve(import.meta.dirname, '..');
-const KJV_DIR = process.env.KJV_DIR ?? resolve(HERE, '../shared/corpora/kjv');
+const KJV_DIR =
+  process.env.KJV_DIR ??
+  [resolve(HERE, '../shared/corpora/kjv'), resolve(HERE, '../../shared/corpora/kjv')].find((dir) =>
+    existsSync(dir),
+  ) ??
+  resolve(HERE, '../shared/corpora/kjv');
 
 type Client = import('./bench-chat.js').BenchClient;
 const { benchServices } = (await import(

@@ -84,12 +84,12 @@ export function stagesOf(dir: string): StageFigures {
   const functions = new Map<string, number>();
   const add = (map: Map<string, number>, key: string, ms: number) => map.set(key, (map.get(key) ?? 0) + ms);
   let totalMs = 0;
-  // Training comes first in a bench run: count from the first sample that serves a chat request.
+  // Training comes first in a bench run: count from the first sample that answers a chat message.
   const chatNodes = new Set<number>();
   const servesChat = (id: number): boolean => {
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       if (chatNodes.has(at)) return true;
-      if (projectPath(byId.get(at)!.callFrame.url)?.startsWith('lib/chat/')) {
+      if (byId.get(at)!.callFrame.functionName === 'respondToChat') {
         chatNodes.add(at);
         return true;
       }

@@ -34,7 +34,12 @@ import { printStages } from './bench-stages.js';
 import { type KenlmFigures, kenlmDirectory, measureKenlm } from './kenlm-peer.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const KJV_DIR = process.env.KJV_DIR ?? resolve(ROOT, '../shared/corpora/kjv');
+const KJV_DIR =
+  process.env.KJV_DIR ??
+  [resolve(ROOT, '../shared/corpora/kjv'), resolve(ROOT, '../../shared/corpora/kjv')].find((dir) =>
+    existsSync(dir),
+  ) ??
+  resolve(ROOT, '../shared/corpora/kjv');
 const CORPUS = process.env.BENCH_CORPUS ?? join(KJV_DIR, 'kjv.raw.txt');
 const ORDER = 4;
 /** KenLM's query test: the norm train split, and the test split repeated QUERY_REPEAT times. */
