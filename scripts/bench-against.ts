@@ -10,6 +10,7 @@
  * (sequential, the median), in a fresh session and in a session with history. Each row prints both
  * figures, the ratio ours/theirs and the server CPU-ms per request of both.
  *
+ * `--rows long-instant,long-expert,fresh-instant,fresh-expert,alone` runs only those rows.
  * `--profile DIR` runs both servers under `node --cpu-prof` and writes their profiles to DIR/ours
  * and DIR/theirs (read them with `npm run bench -- --stages DIR/ours`, bench-stages.ts).
  */
@@ -31,6 +32,8 @@ export interface AgainstOptions {
   /** Requests timed one at a time for the rows of one request alone. */
   aloneRequests: number;
   profileDir?: string;
+  /** Only these rows (`long-instant`, `long-expert`, `fresh-instant`, `fresh-expert`, `alone`); all by default. */
+  rows?: string[];
 }
 
 interface Server {
@@ -65,6 +68,9 @@ export function againstOptions(argv: string[], defaultCorpus: string): AgainstOp
   if (!(Number.isInteger(connections) && connections > 0 && connections <= 100))
     throw new Error('--connections must be a whole number from 1 to 100');
   const profile = value('--profile');
+  const rows = value('--rows')?.split(',');
+  const known = ['long-instant', 'long-expert', 'fresh-instant', 'fresh-expert', 'alone'];
+  if (rows?.some((row) => !known.includes(row))) throw new Error(`--rows: a list of ${known.join(', ')}`);
   return {
     commit,
     corpus: value('--corpus') ?? defaultCorpus,
@@ -73,6 +79,7 @@ export function againstOptions(argv: string[], defaultCorpus: string): AgainstOp
     message: value('--message') ?? 'tell me about wisdom',
     aloneRequests: 60,
     profileDir: profile ? resolve(profile) : undefined,
+    rows,
   };
 }
 
@@ -110,8 +117,10 @@ export async function benchAgainst(options: AgainstOptions): Promise<void> {
       rows.push({ name, unit, ours: figures.ours!, theirs: figures.theirs! });
       process.stderr.write(`${name}: done\n`);
     };
+    const wanted = (row: string) => !options.rows || options.rows.includes(row);
     for (const session of ['long', 'fresh'] as const) {
       for (const mode of ['instant', 'expert'] as const) {
+        if (!wanted(`${session}-${mode}`)) continue;
         await both(
           `${session === 'long' ? 'every message in one long session' : 'a fresh session per message'}, ${mode}`,
           'req/s',
@@ -119,12 +128,14 @@ export async function benchAgainst(options: AgainstOptions): Promise<void> {
         );
       }
     }
-    await both('one request alone, fresh session (expert, median)', 'ms', (server) =>
-      alone(server, options, 'fresh'),
-    );
-    await both('one request alone, with history (expert, median)', 'ms', (server) =>
-      alone(server, options, 'history'),
-    );
+    if (wanted('alone')) {
+      await both('one request alone, fresh session (expert, median)', 'ms', (server) =>
+        alone(server, options, 'fresh'),
+      );
+      await both('one request alone, with history (expert, median)', 'ms', (server) =>
+        alone(server, options, 'history'),
+      );
+    }
     printTable(rows, hash, options);
   } finally {
     for (const server of servers) await stopGroup(server.group);
@@ -317,7 +328,7 @@ function printTable(
   );
 }
 
-/** SIGTERM to a server's process group, then SIGKILL to whatever is left after 10 s. */
+/** SIGTERM to a server's process group, then SIGKILL to whatever is left after 60 s. */
 async function stopGroup(group: number): Promise<void> {
   const signal = (name: NodeJS.Signals | 0) => {
     try {
@@ -328,8 +339,8 @@ async function stopGroup(group: number): Promise<void> {
     }
   };
   if (!signal('SIGTERM')) return;
-  // A profiled server writes its profile on the way out, which takes a few seconds.
-  for (let waited = 0; waited < 10_000; waited += 100) {
+  // A profiled server writes its profile on the way out, which takes seconds on a busy machine.
+  for (let waited = 0; waited < 60_000; waited += 100) {
     await new Promise((done) => setTimeout(done, 100));
     if (!signal(0)) return;
   }

@@ -8,7 +8,7 @@
  * the collector). Prints the share per stage (a folder of lib/, or a file where a folder holds
  * several stages) and the top project functions.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 interface ProfileNode {
@@ -59,14 +59,17 @@ function stageOfNode(node: ProfileNode): string | undefined {
   return path ? stageOf(path) : undefined;
 }
 
-/** Reads the largest .cpuprofile in `dir` and charges its samples to stages. */
+/** Charges the samples of the profile in `dir` that served the most chat messages to stages. */
 export function stagesOf(dir: string): StageFigures {
   const files = readdirSync(dir)
     .filter((name) => name.endsWith('.cpuprofile'))
-    .map((name) => join(dir, name))
-    .sort((a, b) => statSync(b).size - statSync(a).size);
+    .map((name) => join(dir, name));
   if (files.length === 0) throw new Error(`no .cpuprofile in ${dir}`);
-  const profile = JSON.parse(readFileSync(files[0], 'utf8')) as Profile;
+  return files.map(stagesOfFile).sort((a, b) => b.totalMs - a.totalMs)[0];
+}
+
+function stagesOfFile(file: string): StageFigures {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -123,7 +126,7 @@ export function stagesOf(dir: string): StageFigures {
     );
   }
   const sorted = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]);
-  return { file: files[0], totalMs, stages: sorted(stages), functions: sorted(functions) };
+  return { file, totalMs, stages: sorted(stages), functions: sorted(functions) };
 }
 
 /** Prints one or two profiles' stages side by side (`--stages DIR [DIR2]`). */
