@@ -47,13 +47,22 @@ export function statementSimilarity(a: string, b: string): number {
 export function similarityFrom(a: string, b: string, floor: number): number {
   if (a === b) return 1;
   if (a === '' || b === '') return 0;
+  const longest = Math.max(a.length, b.length);
   const wordsA = wordsOf(a);
   const wordsB = wordSetOf(b);
+  const overlapCounts = wordsA.length > 1 && wordsB.size > 1;
+  // Neither measure can reach the floor: the lengths alone keep the distance above what the
+  // ratio allows, and the overlap cannot count more shared words than `a` has.
+  if (
+    floor > 0 &&
+    Math.abs(a.length - b.length) > Math.floor((1 - floor) * longest) + 1 &&
+    (!overlapCounts || (2 * wordsA.length) / (wordsA.length + wordsB.size) < floor)
+  )
+    return 0;
   let shared = 0;
   for (const word of wordsA) if (wordsB.has(word)) shared++;
   // Word overlap alone says little for one-word statements ("good" vs "good night").
-  const dice = wordsA.length > 1 && wordsB.size > 1 ? (2 * shared) / (wordsA.length + wordsB.size) : 0;
-  const longest = Math.max(a.length, b.length);
+  const dice = overlapCounts ? (2 * shared) / (wordsA.length + wordsB.size) : 0;
   // The ratio counts only when it beats both the floor and the overlap: 1 - d/longest >= need.
   const need = Math.max(floor, dice);
   const most = need <= 0 ? longest : Math.floor((1 - need) * longest) + 1;

@@ -75,5 +75,16 @@ describe('statement similarity', () => {
     expect(similarityFrom('', 'hello', 0.86)).toBe(0);
     expect(similarityFrom('hello', 'hello', 0.86)).toBe(1);
     expect(similarityFrom('helo', 'hello', 0.7)).toBe(0.8);
+    // Repeated words count each time in the overlap, as they always did.
+    for (const [a, b] of [
+      ['hi hi hi', 'hi there'],
+      ['thanks thanks', 'thanks a lot'],
+      ['good good good night', 'good night'],
+    ])
+      for (const floor of [0.8, 0.86]) {
+        const exact = referenceSimilarity(a, b);
+        if (exact >= floor) expect(similarityFrom(a, b, floor)).toBe(exact);
+        else expect(similarityFrom(a, b, floor)).toBeLessThan(floor);
+      }
   });
 });
