@@ -139,3 +139,40 @@ function boundedEditDistance(a: string, b: string, most: number): number {
   }
   return previous[n];
 }
+
+/**
+ * Finds the statements of a fixed list that could be at least `floor` alike to a message, so the
+ * rest are never compared: the edit-distance ratio reaches `floor` only when the lengths differ by
+ * at most `(1 - floor)` of the longer, and the word overlap only when a word is shared.
+ */
+export class StatementFinder {
+  private readonly byLength: number[][] = [];
+  private readonly byWord = new Map<string, number[]>();
+
+  constructor(readonly statements: readonly string[]) {
+    statements.forEach((statement, at) => {
+      const sameLength = this.byLength[statement.length] ?? [];
+      this.byLength[statement.length] = sameLength;
+      sameLength.push(at);
+      for (const word of new Set(statement.split(' '))) {
+        const list = this.byWord.get(word) ?? [];
+        this.byWord.set(word, list);
+        list.push(at);
+      }
+    });
+  }
+
+  /** Indexes of the statements that may reach `floor` (0 < floor <= 1), ascending. */
+  candidates(message: string, floor: number): number[] {
+    const found = new Set<number>();
+    const length = message.length;
+    for (let other = 0; other < this.byLength.length; other++) {
+      const list = this.byLength[other];
+      if (list && Math.abs(length - other) <= Math.floor((1 - floor) * Math.max(length, other)) + 1)
+        for (const at of list) found.add(at);
+    }
+    for (const word of new Set(message.split(' ')))
+      for (const at of this.byWord.get(word) ?? []) found.add(at);
+    return [...found].sort((a, b) => a - b);
+  }
+}

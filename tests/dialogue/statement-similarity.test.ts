@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeStatement, similarityFrom, statementSimilarity } from '../../lib/dialogue/match.js';
+import {
+  normalizeStatement,
+  StatementFinder,
+  similarityFrom,
+  statementSimilarity,
+} from '../../lib/dialogue/match.js';
 import { PERSONA } from '../../lib/dialogue/persona.js';
 
 /** The similarity as first written: the full edit-distance table, and the word overlap. */
@@ -86,5 +91,19 @@ describe('statement similarity', () => {
         if (exact >= floor) expect(similarityFrom(a, b, floor)).toBe(exact);
         else expect(similarityFrom(a, b, floor)).toBeLessThan(floor);
       }
+  });
+
+  it('leaves out of its candidates only statements that cannot reach the floor', () => {
+    const finder = new StatementFinder(statements);
+    for (const floor of [0.8, 0.86]) {
+      for (const message of cases) {
+        const candidates = new Set(finder.candidates(message, floor));
+        statements.forEach((known, at) => {
+          if (!candidates.has(at)) expect(referenceSimilarity(message, known)).toBeLessThan(floor);
+        });
+        const ordered = [...candidates];
+        expect(ordered).toEqual([...ordered].sort((a, b) => a - b));
+      }
+    }
   });
 });
