@@ -90,6 +90,8 @@ export async function benchAgainst(options: AgainstOptions): Promise<void> {
   const hash = execFileSync('git', ['-C', ROOT, 'rev-parse', '--verify', `${options.commit}^{commit}`], {
     encoding: 'utf8',
   }).trim();
+  // A reader that goes away (`| head`) must not end the run before the servers are stopped.
+  process.stdout.on('error', () => {});
   const scratch = mkdtempSync(join(tmpdir(), 'bench-against-'));
   const peerTree = join(scratch, 'tree');
   const servers: Server[] = [];
