@@ -28,11 +28,18 @@ import { createModelKeeper, trainingKeys } from '../lib/training/index.js';
 import { variantBChatHandlers } from '../lib/variant-b/handlers.js';
 import { startRedisServer } from '../tests/support/redis-server.js';
 import { startUpstashBridge } from '../tests/support/upstash-bridge.js';
+import { againstOptions, benchAgainst } from './bench-against.js';
 import { benchServices, trainingParts } from './bench-services.js';
+import { printStages } from './bench-stages.js';
 import { type KenlmFigures, kenlmDirectory, measureKenlm } from './kenlm-peer.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const KJV_DIR = process.env.KJV_DIR ?? resolve(ROOT, '../shared/corpora/kjv');
+const KJV_DIR =
+  process.env.KJV_DIR ??
+  [resolve(ROOT, '../shared/corpora/kjv'), resolve(ROOT, '../../shared/corpora/kjv')].find((dir) =>
+    existsSync(dir),
+  ) ??
+  resolve(ROOT, '../shared/corpora/kjv');
 const CORPUS = process.env.BENCH_CORPUS ?? join(KJV_DIR, 'kjv.raw.txt');
 const ORDER = 4;
 /** KenLM's query test: the norm train split, and the test split repeated QUERY_REPEAT times. */
@@ -483,6 +490,16 @@ async function benchLoad(text: string): Promise<{ figures: LoadFigures[]; trainS
 }
 
 async function main(): Promise<void> {
+  const against = againstOptions(process.argv.slice(2), CORPUS);
+  if (against) return benchAgainst(against);
+  const stagesAt = process.argv.indexOf('--stages');
+  if (stagesAt >= 0) {
+    const topAt = process.argv.indexOf('--top');
+    const dirs = process.argv
+      .slice(stagesAt + 1)
+      .filter((arg, i, rest) => !arg.startsWith('--') && rest[i - 1] !== '--top');
+    return printStages(dirs.slice(0, 2), topAt >= 0 ? Number(process.argv[topAt + 1]) : 25);
+  }
   const text = readFileSync(CORPUS, 'utf8');
   const rows: [string, string, string][] = [];
   const figures: Record<string, unknown> = {

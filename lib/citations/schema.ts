@@ -20,4 +20,6 @@ export const sourceSchema = v.strictObject({
   title: v.optional(v.string()),
   url: v.optional(v.string()),
   documentId: v.optional(v.string()),
+  /** The document's format as its file name tells it (the kind of anchor its link has). */
+  format: v.optional(v.picklist(['markdown', 'html', 'pdf'])),
 });

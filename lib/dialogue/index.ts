@@ -1,7 +1,7 @@
 import type { DialoguePair } from '../documents/types.js';
 import type { LanguageModel } from '../lm/index.js';
 import type { PassageIndex } from '../retrieval/index.js';
-import { normalizeStatement, statementSimilarity } from './match.js';
+import { normalizeStatement, StatementFinder, similarityFrom } from './match.js';
 import { PERSONA } from './persona.js';
 import { describeTaught, exampleQuestions } from './taught.js';
 
@@ -55,22 +55,30 @@ function matchStatement(message: string, knowledge: DialogueKnowledge): SocialRe
   let best: { reply: string; intent: string; matched: string; confidence: number } | null = null;
   const prompts = normalizedPrompts(knowledge.dialogue ?? []);
   for (const [at, pair] of (knowledge.dialogue ?? []).entries()) {
-    const confidence = statementSimilarity(statement, prompts[at]);
+    const floor = best ? Math.max(TRAINED_THRESHOLD, best.confidence) : TRAINED_THRESHOLD;
+    const confidence = similarityFrom(statement, prompts[at], floor);
     if (confidence >= TRAINED_THRESHOLD && (!best || confidence > best.confidence)) {
       best = { reply: pair.reply, intent: 'trained', matched: pair.prompt, confidence };
     }
   }
   if (best && best.confidence >= PERSONA_THRESHOLD) return finish(best, knowledge);
-  for (const intent of PERSONA) {
-    for (const known of intent.statements) {
-      const confidence = statementSimilarity(statement, known);
-      if (confidence >= PERSONA_THRESHOLD && (!best || confidence > best.confidence)) {
-        best = { reply: intent.replies[0], intent: intent.name, matched: known, confidence };
-      }
+  // In the persona's order, so that of equally close statements the first still wins.
+  for (const at of PERSONA_FINDER.candidates(statement, PERSONA_THRESHOLD)) {
+    const known = PERSONA_FINDER.statements[at];
+    const intent = PERSONA_INTENTS[at];
+    // Only a statement at least as close as the best so far can change the answer.
+    const floor = best ? Math.max(PERSONA_THRESHOLD, best.confidence) : PERSONA_THRESHOLD;
+    const confidence = similarityFrom(statement, known, floor);
+    if (confidence >= PERSONA_THRESHOLD && (!best || confidence > best.confidence)) {
+      best = { reply: intent.replies[0], intent: intent.name, matched: known, confidence };
     }
   }
   return best ? finish(best, knowledge) : null;
 }
+
+/** The persona's statements in order, each with its intent. */
+const PERSONA_INTENTS = PERSONA.flatMap((intent) => intent.statements.map(() => intent));
+const PERSONA_FINDER = new StatementFinder(PERSONA.flatMap((intent) => intent.statements));
 
 /** Trained statements, normalized once per dialogue list. */
 const promptCache = new WeakMap<readonly DialoguePair[], string[]>();

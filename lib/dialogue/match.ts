@@ -35,25 +35,144 @@ const CONTRACTIONS: [RegExp, string][] = [
  * strings (typos, small changes) and the overlap of their words (word order).
  */
 export function statementSimilarity(a: string, b: string): number {
-  if (a === b) return 1;
-  if (a === '' || b === '') return 0;
-  const ratio = 1 - editDistance(a, b) / Math.max(a.length, b.length);
-  const wordsA = a.split(' ');
-  const wordsB = new Set(b.split(' '));
-  const shared = wordsA.filter((word) => wordsB.has(word)).length;
-  const dice = (2 * shared) / (wordsA.length + wordsB.size);
-  // Word overlap alone says little for one-word statements ("good" vs "good night").
-  return Math.max(ratio, wordsA.length > 1 && wordsB.size > 1 ? dice : 0);
+  return similarityFrom(a, b, 0);
 }
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = row;
+/**
+ * `statementSimilarity(a, b)` when it is at least `floor`, else some value below `floor`: the
+ * dialogue layer compares a message with some 200 statements and keeps only the close ones, so
+ * the edit distance is skipped where the lengths alone rule the ratio out, and otherwise worked
+ * out only within the band of distances that could still reach `floor`.
+ */
+export function similarityFrom(a: string, b: string, floor: number): number {
+  if (a === b) return 1;
+  if (a === '' || b === '') return 0;
+  const longest = Math.max(a.length, b.length);
+  const wordsA = wordsOf(a);
+  const wordsB = wordSetOf(b);
+  const overlapCounts = wordsA.length > 1 && wordsB.size > 1;
+  // Neither measure can reach the floor: the lengths alone keep the distance above what the
+  // ratio allows, and the overlap cannot count more shared words than `a` has.
+  if (
+    floor > 0 &&
+    Math.abs(a.length - b.length) > Math.floor((1 - floor) * longest) + 1 &&
+    (!overlapCounts || (2 * wordsA.length) / (wordsA.length + wordsB.size) < floor)
+  )
+    return 0;
+  let shared = 0;
+  for (const word of wordsA) if (wordsB.has(word)) shared++;
+  // Word overlap alone says little for one-word statements ("good" vs "good night").
+  const dice = overlapCounts ? (2 * shared) / (wordsA.length + wordsB.size) : 0;
+  // The ratio counts only when it beats both the floor and the overlap: 1 - d/longest >= need.
+  const need = Math.max(floor, dice);
+  const most = need <= 0 ? longest : Math.floor((1 - need) * longest) + 1;
+  const distance = boundedEditDistance(a, b, most);
+  if (distance > most) return dice;
+  const ratio = 1 - distance / longest;
+  return Math.max(ratio, dice);
+}
+
+/** Word lists and sets of the statements compared (the persona's and trained ones recur on every message). */
+const wordLists = new Map<string, string[]>();
+const wordSets = new Map<string, Set<string>>();
+const WORD_CACHE_LIMIT = 20_000;
+
+function wordsOf(text: string): string[] {
+  let words = wordLists.get(text);
+  if (!words) {
+    words = text.split(' ');
+    if (wordLists.size < WORD_CACHE_LIMIT) wordLists.set(text, words);
   }
-  return previous[b.length];
+  return words;
+}
+
+function wordSetOf(text: string): Set<string> {
+  let words = wordSets.get(text);
+  if (!words) {
+    words = new Set(text.split(' '));
+    if (wordSets.size < WORD_CACHE_LIMIT) wordSets.set(text, words);
+  }
+  return words;
+}
+
+let previousRow = new Int32Array(64);
+let currentRow = new Int32Array(64);
+
+/**
+ * Levenshtein distance of `a` and `b` when it is at most `most`, else some number above `most`
+ * (only the cells within `most` of the diagonal are filled: beyond it every path costs more).
+ */
+function boundedEditDistance(a: string, b: string, most: number): number {
+  const m = a.length;
+  const n = b.length;
+  if (Math.abs(m - n) > most) return most + 1;
+  if (previousRow.length <= n + 1) {
+    previousRow = new Int32Array(2 * (n + 1));
+    currentRow = new Int32Array(2 * (n + 1));
+  }
+  const far = most + 1;
+  let previous = previousRow;
+  let current = currentRow;
+  for (let j = 0; j <= n; j++) previous[j] = j <= most ? j : far;
+  for (let i = 1; i <= m; i++) {
+    const low = Math.max(1, i - most);
+    const high = Math.min(n, i + most);
+    current[0] = i <= most ? i : far;
+    if (low > 1) current[low - 1] = far;
+    const code = a.charCodeAt(i - 1);
+    let rowBest = current[0];
+    for (let j = low; j <= high; j++) {
+      const substitute = previous[j - 1] + (code === b.charCodeAt(j - 1) ? 0 : 1);
+      const remove = previous[j] + 1;
+      const insert = current[j - 1] + 1;
+      let cell = substitute < remove ? substitute : remove;
+      if (insert < cell) cell = insert;
+      if (cell > far) cell = far;
+      current[j] = cell;
+      if (cell < rowBest) rowBest = cell;
+    }
+    if (high < n) current[high + 1] = far;
+    if (rowBest > most) return far;
+    const swap = previous;
+    previous = current;
+    current = swap;
+  }
+  return previous[n];
+}
+
+/**
+ * Finds the statements of a fixed list that could be at least `floor` alike to a message, so the
+ * rest are never compared: the edit-distance ratio reaches `floor` only when the lengths differ by
+ * at most `(1 - floor)` of the longer, and the word overlap only when a word is shared.
+ */
+export class StatementFinder {
+  private readonly byLength: number[][] = [];
+  private readonly byWord = new Map<string, number[]>();
+
+  constructor(readonly statements: readonly string[]) {
+    statements.forEach((statement, at) => {
+      const sameLength = this.byLength[statement.length] ?? [];
+      this.byLength[statement.length] = sameLength;
+      sameLength.push(at);
+      for (const word of new Set(statement.split(' '))) {
+        const list = this.byWord.get(word) ?? [];
+        this.byWord.set(word, list);
+        list.push(at);
+      }
+    });
+  }
+
+  /** Indexes of the statements that may reach `floor` (0 < floor <= 1), ascending. */
+  candidates(message: string, floor: number): number[] {
+    const found = new Set<number>();
+    const length = message.length;
+    for (let other = 0; other < this.byLength.length; other++) {
+      const list = this.byLength[other];
+      if (list && Math.abs(length - other) <= Math.floor((1 - floor) * Math.max(length, other)) + 1)
+        for (const at of list) found.add(at);
+    }
+    for (const word of new Set(message.split(' ')))
+      for (const at of this.byWord.get(word) ?? []) found.add(at);
+    return [...found].sort((a, b) => a - b);
+  }
 }

@@ -88,10 +88,11 @@ function judgeHit(
   const hasRarest =
     search.rarest < 0 || hit.matched.includes(search.rarest) || hit.matchedNearby.includes(search.rarest);
   const text = index.text(hit.id);
+  const words = wordsOf(text);
   const ownTerms = new Set(query.slice(0, own).map((term) => term.term));
-  const proximity = proximityOf(text, ownTerms);
+  const proximity = proximityOfWords(words, ownTerms);
   const fitsWanted = fits(index, hit.id, text, search.reading.shape.wants);
-  const run = sharedRun(messageWords, text);
+  const run = messageWords.length > 1 ? sharedRun(messageWords, words) : messageWords.length;
   const named = flags.length > 0 && namesFlag(index.names.get(hit.id), flags) ? NAMED_BONUS : 0;
   const section = index.section(hit.id);
   const title = section.file ? titleShare(section.file, ownTerms) : 0;
@@ -135,14 +136,15 @@ function judgeHit(
  * together in the passage that answers it.
  */
 export function proximityOf(text: string, terms: ReadonlySet<string>): number {
+  return proximityOfWords(wordsOf(text), terms);
+}
+
+function proximityOfWords(words: readonly string[], terms: ReadonlySet<string>): number {
   if (terms.size < 2) return 0;
   const positions: { at: number; term: string }[] = [];
-  let at = 0;
-  for (const word of text.split(/[^\p{L}\p{N}_'’-]+/u)) {
-    if (!word) continue;
-    const term = searchTerm(word);
+  for (let at = 0; at < words.length; at++) {
+    const term = searchTerm(words[at]);
     if (term && terms.has(term)) positions.push({ at, term });
-    at++;
   }
   const distinct = new Set(positions.map((position) => position.term)).size;
   if (distinct < 2) return 0;
@@ -226,20 +228,36 @@ function wordsOf(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu) ?? [];
 }
 
-/** Length of the longest run of `words` that `text` repeats in the same order. */
-function sharedRun(words: readonly string[], text: string): number {
-  const other = wordsOf(text);
+/**
+ * Length of the longest run of the message's words that a text repeats in the same order: one
+ * row of the longest-common-substring table, touched only where a text word is a message word.
+ */
+function sharedRun(words: readonly string[], text: readonly string[]): number {
+  const positions = new Map<string, number[]>();
+  words.forEach((word, i) => {
+    const list = positions.get(word);
+    if (list) list.push(i);
+    else positions.set(word, [i]);
+  });
   let best = 0;
-  let previous = new Array<number>(other.length + 1).fill(0);
-  for (let i = 1; i <= words.length; i++) {
-    const row = new Array<number>(other.length + 1).fill(0);
-    for (let j = 1; j <= other.length; j++) {
-      if (words[i - 1] === other[j - 1]) {
-        row[j] = previous[j - 1] + 1;
-        if (row[j] > best) best = row[j];
+  // run[i + 1]: the run ending at message word i and the previous text word.
+  let previous = new Int32Array(words.length + 1);
+  let current = new Int32Array(words.length + 1);
+  let touched: number[] = [];
+  for (const word of text) {
+    const at = positions.get(word);
+    const next: number[] = [];
+    if (at) {
+      for (const i of at) {
+        const run = previous[i] + 1;
+        current[i + 1] = run;
+        next.push(i + 1);
+        if (run > best) best = run;
       }
     }
-    previous = row;
+    for (const i of touched) previous[i] = 0;
+    [previous, current] = [current, previous];
+    touched = next;
   }
   return best;
 }

@@ -28,6 +28,12 @@ export interface Source {
   url?: string;
   /** The page, for a PDF. */
   page?: number;
+  /** The id of the document the passage belongs to. */
+  documentId?: string;
+  /** Where a citation of the document links (given at training), before the section's anchor. */
+  url?: string;
+  /** The document's format as its file name tells it, for the kind of anchor a citation links to. */
+  format?: 'markdown' | 'html' | 'pdf';
 }
 
 /** How much evidence a mode gathers: passages retrieved and re-ranked, passages cited at most. */

@@ -69,6 +69,9 @@ export const PASSAGE_KINDS: readonly BlockKind[] = [
   'quote',
 ];
 const LINE = 0;
+/** Flags of `neighbourLinks`: the passage before (after) is a neighbouring line. */
+const PREVIOUS_LINE = 1;
+const NEXT_LINE = 2;
 
 function kindCode(kind: BlockKind): number {
   const code = PASSAGE_KINDS.indexOf(kind);
@@ -141,6 +144,12 @@ export class PassageIndex {
 
   private scores = new Float64Array(0);
   private masks = new Uint32Array(0);
+  /** The passages a search touched, in the order it touched them. */
+  private touched = new Int32Array(0);
+  /** PREVIOUS_LINE and NEXT_LINE per passage, known for the first `linksKnown` of `linksOf`. */
+  private links = new Uint8Array(0);
+  private linksKnown = 0;
+  private linksOf: PassageColumns | undefined;
 
   get size(): number {
     return this.columns.texts.length;
@@ -357,48 +366,58 @@ export class PassageIndex {
     if (this.scores.length < n) {
       this.scores = new Float64Array(n + (n >> 1));
       this.masks = new Uint32Array(this.scores.length);
+      this.touched = new Int32Array(this.scores.length);
     }
     const scores = this.scores;
     const masks = this.masks;
-    const touched: number[] = [];
+    const touched = this.touched;
+    let touchedCount = 0;
     const averageLength = this.totalLength / n || 1;
-    const lengths = this.columns.lengths;
+    const lengths = this.columns.lengths.view();
     const terms = query.slice(0, MAX_QUERY_TERMS);
-    terms.forEach(({ term, weight }, index) => {
+    for (let index = 0; index < terms.length; index++) {
+      const { term, weight } = terms[index];
       const list = this.terms.pairs(term);
-      if (list.length === 0) return;
+      if (list.length === 0) continue;
       const idf = Math.log(1 + (n - list.length / 2 + 0.5) / (list.length / 2 + 0.5)) * weight;
       const bit = 1 << index;
       for (let i = 0; i < list.length; i += 2) {
         const id = list[i];
         const tf = list[i + 1];
-        if (masks[id] === 0) touched.push(id);
+        if (masks[id] === 0) touched[touchedCount++] = id;
         masks[id] |= bit;
-        scores[id] += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths.get(id)) / averageLength));
+        scores[id] += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[id]) / averageLength));
       }
-    });
+    }
     const headings = this.headingScores(terms);
     for (const [section] of headings.best) {
       const start = this.sectionStarts[section];
       const end = start + Math.min(HEADING_BLOCKS, this.sectionSizes[section]);
       for (let id = start; id < end; id++) {
-        if (masks[id] === 0) touched.push(id);
+        if (masks[id] === 0) touched[touchedCount++] = id;
       }
     }
-    const headingScore = (id: number) => headings.scores.get(this.sectionIdOf(id));
+    const sections = this.columns.sections.view();
+    const headingScores = headings.scores.size > 0 ? headings.scores : undefined;
+    const links = this.neighbourLinks();
 
     // The best `limit` by score (ties: earlier passage first), kept sorted as they come: only
     // those become hits, however many passages matched a common word.
-    const keep = Math.min(limit, touched.length);
+    const keep = Math.min(limit, touchedCount);
     const bestIds = new Int32Array(keep);
     const bestScores = new Float64Array(keep);
     let held = 0;
-    for (const id of touched) {
-      const heading = headingScore(id);
+    for (let t = 0; t < touchedCount; t++) {
+      const id = touched[t];
+      const heading = headingScores?.get(sections[id]);
+      const link = links[id];
+      // A share of the better score of the neighbouring lines, 0 when there are none.
+      const before = link & PREVIOUS_LINE ? scores[id - 1] : 0;
+      const after = link & NEXT_LINE ? scores[id + 1] : 0;
       const score =
         scores[id] +
         (heading ? HEADING_WEIGHT * heading.score : 0) +
-        NEIGHBOUR_SHARE * this.nearbyScore(id, scores);
+        NEIGHBOUR_SHARE * Math.max(before, after);
       if (held === keep && !ranksBefore(score, id, bestScores[keep - 1], bestIds[keep - 1])) continue;
       let at = held < keep ? held++ : keep - 1;
       for (; at > 0 && ranksBefore(score, id, bestScores[at - 1], bestIds[at - 1]); at--) {
@@ -408,13 +427,17 @@ export class PassageIndex {
       bestScores[at] = score;
       bestIds[at] = id;
     }
-    // What the other blocks of a passage's section match: context, as neighbouring lines are for verses.
+    // What the other blocks of a passage's section match: context, as neighbouring lines are for
+    // verses. Only hits that are not lines read it, so only their sections are gathered.
+    const kinds = this.columns.kinds.view();
     const sectionMasks = new Map<number, number>();
-    for (let i = 0; i < held; i++) sectionMasks.set(this.sectionIdOf(bestIds[i]), 0);
-    for (const id of touched) {
-      const section = this.sectionIdOf(id);
-      const mask = sectionMasks.get(section);
-      if (mask !== undefined && this.kindOf(id) !== 'line') sectionMasks.set(section, mask | masks[id]);
+    for (let i = 0; i < held; i++) if (kinds[bestIds[i]] !== LINE) sectionMasks.set(sections[bestIds[i]], 0);
+    if (sectionMasks.size > 0) {
+      for (let t = 0; t < touchedCount; t++) {
+        const id = touched[t];
+        const mask = sectionMasks.get(sections[id]);
+        if (mask !== undefined && kinds[id] !== LINE) sectionMasks.set(sections[id], mask | masks[id]);
+      }
     }
     const hits: PassageHit[] = [];
     for (let i = 0; i < held; i++) {
@@ -424,8 +447,8 @@ export class PassageIndex {
       const nearbyMask =
         (before >= 0 ? masks[before] : 0) |
         (after >= 0 ? masks[after] : 0) |
-        (this.kindOf(id) === 'line' ? 0 : (sectionMasks.get(this.sectionIdOf(id)) ?? 0));
-      const heading = headingScore(id);
+        (kinds[id] === LINE ? 0 : (sectionMasks.get(sections[id]) ?? 0));
+      const heading = headingScores?.get(sections[id]);
       const headingMask = heading?.mask ?? 0;
       hits.push({
         id,
@@ -436,11 +459,37 @@ export class PassageIndex {
         matchedHeading: bitsOf(headingMask),
       });
     }
-    for (const id of touched) {
+    for (let t = 0; t < touchedCount; t++) {
+      const id = touched[t];
       scores[id] = 0;
       masks[id] = 0;
     }
     return hits;
+  }
+
+  /**
+   * Per passage, whether the passage before and the one after are its neighbouring lines
+   * (`neighbour`), worked out once: a search asks it of every passage a query word touches.
+   * Passages are only ever appended, so only the last known one and the new ones need a look.
+   */
+  private neighbourLinks(): Uint8Array {
+    const n = this.size;
+    if (this.linksOf !== this.columns) {
+      this.linksOf = this.columns;
+      this.linksKnown = 0;
+    }
+    if (this.linksKnown === n) return this.links;
+    if (this.links.length < n) {
+      const grown = new Uint8Array(n + (n >> 1));
+      grown.set(this.links.subarray(0, this.linksKnown));
+      this.links = grown;
+    }
+    for (let id = Math.max(0, this.linksKnown - 1); id < n; id++) {
+      this.links[id] =
+        (this.neighbour(id, -1) >= 0 ? PREVIOUS_LINE : 0) | (this.neighbour(id, 1) >= 0 ? NEXT_LINE : 0);
+    }
+    this.linksKnown = n;
+    return this.links;
   }
 
   /** BM25 of every section's heading path that matches, and the best few sections. */
@@ -469,13 +518,6 @@ export class PassageIndex {
     });
     const best = [...scores].sort((a, b) => b[1].score - a[1].score).slice(0, HEADING_SECTIONS);
     return { scores, best };
-  }
-
-  /** The better BM25 of a passage's neighbouring lines (one-unit-a-line text), 0 when none. */
-  private nearbyScore(id: number, scores: Float64Array): number {
-    const before = this.neighbour(id, -1);
-    const after = this.neighbour(id, 1);
-    return Math.max(before >= 0 ? scores[before] : 0, after >= 0 ? scores[after] : 0);
   }
 }
 

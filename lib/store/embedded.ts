@@ -20,6 +20,8 @@ const BUSY_TIMEOUT_MS = 10_000;
 const OPEN_RETRY_MS = 25;
 /** Expired keys are swept once every this many write transactions of a process. */
 const SWEEP_EVERY_WRITES = 500;
+/** Hash fields written by one statement (each count of rows is a statement of its own, kept prepared). */
+const HSET_ROWS = 8;
 
 type EntryType = 'string' | 'list' | 'hash' | 'set' | 'blob';
 
@@ -247,7 +249,11 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     else if (type === 'set') sql(`DELETE FROM set_members WHERE key = ?`).run(key);
   }
 
-  /** Writes an entry row; a key of another type (or an expired one) loses its old content first. */
+  /**
+   * Writes an entry row; a key of another type (or an expired one) loses its old content first.
+   * `stored` is the row as the operation has just read it through `live` or `typed` (null: none,
+   * or an expired one those removed), which saves reading it again; undefined reads it.
+   */
   function put(
     key: string,
     type: EntryType,
@@ -255,8 +261,9 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     head: number,
     size: number,
     expiresAt: number | null,
+    stored?: Entry | null,
   ): void {
-    const existing = rawEntry(key);
+    const existing = stored === undefined ? rawEntry(key) : (stored ?? undefined);
     const expired = existing?.expiresAt != null && existing.expiresAt <= now();
     if (existing && (existing.type !== type || expired)) remove(key, existing.type);
     sql(
@@ -266,8 +273,9 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     ).run(key, type, value, head, size, expiresAt, entryCrc(key, type, value, head, size, expiresAt));
   }
 
-  function update(key: string, entry: Entry): void {
-    put(key, entry.type, entry.value, entry.head, entry.size, entry.expiresAt);
+  /** Writes `entry` over the row `stored` that the operation read (null when there was none). */
+  function update(key: string, entry: Entry, stored: Entry | null): void {
+    put(key, entry.type, entry.value, entry.head, entry.size, entry.expiresAt, stored);
   }
 
   function expiryOf(ttlSeconds: number | undefined): number | null {
@@ -280,7 +288,11 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       return entry ? String(entry.value) : null;
     },
     set(key: string, value: string, setOptions: SetOptions = {}): boolean {
-      if (setOptions.ifAbsent && live(key)) return false;
+      if (setOptions.ifAbsent) {
+        if (live(key)) return false;
+        put(key, 'string', value, 0, 0, expiryOf(setOptions.ttlSeconds), null);
+        return true;
+      }
       put(key, 'string', value, 0, 0, expiryOf(setOptions.ttlSeconds));
       return true;
     },
@@ -296,13 +308,13 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       const current = entry ? String(entry.value) : '0';
       if (!/^-?\d+$/.test(current)) throw new Error('ERR value is not an integer or out of range');
       const next = Number(current) + by;
-      put(key, 'string', String(next), 0, 0, entry?.expiresAt ?? expiryOf(ttlSeconds));
+      put(key, 'string', String(next), 0, 0, entry?.expiresAt ?? expiryOf(ttlSeconds), entry ?? null);
       return next;
     },
     expire(key: string, seconds: number): boolean {
       const entry = live(key);
       if (!entry) return false;
-      update(key, { ...entry, expiresAt: now() + seconds * 1000 });
+      update(key, { ...entry, expiresAt: now() + seconds * 1000 }, entry);
       return true;
     },
     ttl(key: string): number {
@@ -312,14 +324,15 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       return Math.ceil((entry.expiresAt - now()) / 1000);
     },
     rpush(key: string, values: string[]): number {
-      const entry = typed(key, 'list') ?? { type: 'list', value: null, head: 0, size: 0, expiresAt: null };
+      const stored = typed(key, 'list') ?? null;
+      const entry = stored ?? { type: 'list', value: null, head: 0, size: 0, expiresAt: null };
       const insert = sql(`INSERT INTO list_items (key, pos, value, crc) VALUES (?, ?, ?, ?)`);
       values.forEach((value, index) => {
         const pos = entry.head + entry.size + index;
         insert.run(key, pos, value, itemCrc(key, pos, value));
       });
       const size = entry.size + values.length;
-      update(key, { ...entry, size });
+      update(key, { ...entry, size }, stored);
       return size;
     },
     lrange(key: string, start: number, stop: number): string[] {
@@ -347,20 +360,27 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
         entry.head + from,
         entry.head + to,
       );
-      update(key, { ...entry, head: entry.head + from, size: to - from + 1 });
+      update(key, { ...entry, head: entry.head + from, size: to - from + 1 }, entry);
     },
     llen(key: string): number {
       return typed(key, 'list')?.size ?? 0;
     },
     hset(key: string, fields: Record<string, string | number>): void {
       const entry = typed(key, 'hash');
-      if (!entry) put(key, 'hash', null, 0, 0, null);
-      const upsert = sql(
-        `INSERT INTO hash_fields (key, field, value, crc) VALUES (?, ?, ?, ?)
+      if (!entry) put(key, 'hash', null, 0, 0, null, null);
+      // Up to HSET_ROWS fields in one statement: a reply's record of five fields is one upsert.
+      const pairs = Object.entries(fields);
+      for (let start = 0; start < pairs.length; start += HSET_ROWS) {
+        const rows = pairs.slice(start, start + HSET_ROWS);
+        const parameters: (string | number)[] = [];
+        for (const [field, raw] of rows) {
+          const value = String(raw);
+          parameters.push(key, field, value, fieldCrc(key, field, value));
+        }
+        sql(
+          `INSERT INTO hash_fields (key, field, value, crc) VALUES ${rows.map(() => '(?, ?, ?, ?)').join(', ')}
          ON CONFLICT (key, field) DO UPDATE SET value = excluded.value, crc = excluded.crc`,
-      );
-      for (const [field, value] of Object.entries(fields)) {
-        upsert.run(key, field, String(value), fieldCrc(key, field, String(value)));
+        ).run(...parameters);
       }
     },
     hgetall(key: string): Record<string, string> {
@@ -399,13 +419,14 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
       return removed;
     },
     sadd(key: string, members: string[]): number {
-      const entry = typed(key, 'set') ?? { type: 'set', value: null, head: 0, size: 0, expiresAt: null };
+      const stored = typed(key, 'set') ?? null;
+      const entry = stored ?? { type: 'set', value: null, head: 0, size: 0, expiresAt: null };
       const insert = sql(`INSERT OR IGNORE INTO set_members (key, member, crc) VALUES (?, ?, ?)`);
       let added = 0;
       for (const member of members) {
         added += Number(insert.run(key, member, fieldCrc(key, member, '')).changes);
       }
-      if (added > 0) update(key, { ...entry, size: entry.size + added });
+      if (added > 0) update(key, { ...entry, size: entry.size + added }, stored);
       return added;
     },
     scard(key: string): number {

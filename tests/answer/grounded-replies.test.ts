@@ -104,14 +104,14 @@ describe('grounded replies', () => {
 });
 
 describe('the starter text', () => {
-  it('is trained into an empty store (again after a reset), so a fresh install answers questions about itself', async () => {
+  it('is trained once into an empty store, so a fresh install answers questions about itself', async () => {
     const services = embeddedServices({ STARTER_TEXT: 'on' });
     const api = endpoint(chatHandlers(() => services));
     const body = await ask(api, 'What is apex mode?');
     expect(body.response.toLowerCase()).toContain('apex');
     expect(body.sources.length).toBeGreaterThan(0);
     expect((await services.model.stats()).chunks).toBe(1);
-    // The starter guide comes back after a reset (issue 29: it is the document starter-guide).
+    // The starter guide is the document starter-guide: a reset brings it back.
     await services.model.reset();
     await services.model.knowledge();
     expect((await services.model.stats()).chunks).toBe(1);

@@ -79,6 +79,23 @@ describe.each(backends)('Store contract on %s', (_name, makeStore) => {
     expect(await store.hgetall('h')).toEqual({});
   });
 
+  it('writes many hash fields at once and overwrites the ones it names', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 19 }, (_, i) => [`f${i}`, `v${i}`]));
+    await store.hset('wide', fields);
+    await store.hset('wide', { f3: 'again', f18: 18, extra: 'x' });
+    expect(await store.hgetall('wide')).toEqual({ ...fields, f3: 'again', f18: '18', extra: 'x' });
+    await store.expire('wide', 60);
+    expect(await store.ttl('wide')).toBeGreaterThan(0);
+    expect(await store.hgetall('wide')).toEqual({ ...fields, f3: 'again', f18: '18', extra: 'x' });
+  });
+
+  it('starts a key of another kind afresh once the old one expired', async () => {
+    await store.set('kind', 'text', { ttlSeconds: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await store.rpush('kind', 'a', 'b')).toBe(2);
+    expect(await store.lrange('kind', 0, -1)).toEqual(['a', 'b']);
+  });
+
   it('keeps sets and counts their members', async () => {
     expect(await store.sadd('v', 'a', 'b', 'a')).toBe(2);
     expect(await store.sadd('v', 'b', 'c')).toBe(1);

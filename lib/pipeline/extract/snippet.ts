@@ -224,5 +224,17 @@ export function sourceOf(index: PassageIndex, id: number, score: number): Source
     ...(section.documentId ? { documentId: section.documentId } : {}),
     ...(section.url ? { url: section.url } : {}),
     ...(page ? { page } : {}),
+    ...(section.documentId ? { documentId: section.documentId } : {}),
+    ...(section.url ? { url: section.url } : {}),
+    ...(formatOf(section.file) ? { format: formatOf(section.file) } : {}),
   };
+}
+
+/** A document's format from its file name: what kind of anchor its headings have in a link. */
+function formatOf(file: string | undefined): Source['format'] | undefined {
+  if (!file) return undefined;
+  if (/\.(?:md|markdown|mdx)$/i.test(file)) return 'markdown';
+  if (/\.html?$/i.test(file)) return 'html';
+  if (/\.pdf$/i.test(file)) return 'pdf';
+  return undefined;
 }
