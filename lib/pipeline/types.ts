@@ -22,10 +22,6 @@ export interface Source {
   section?: string;
   /** The file name the text was trained under. */
   file?: string;
-  /** The id of the document the passage belongs to (POST /api/train's `documentId`). */
-  documentId?: string;
-  /** Where the document lives, when it was trained with a `url` (citations link there). */
-  url?: string;
   /** The page, for a PDF. */
   page?: number;
   /** The id of the document the passage belongs to. */

@@ -221,8 +221,6 @@ export function sourceOf(index: PassageIndex, id: number, score: number): Source
     ref: { chunk: index.chunkOf(id), line: index.lineOf(id) },
     ...(section.path.length > 0 ? { section: section.path.join(' > ') } : {}),
     ...(section.file ? { file: section.file } : {}),
-    ...(section.documentId ? { documentId: section.documentId } : {}),
-    ...(section.url ? { url: section.url } : {}),
     ...(page ? { page } : {}),
     ...(section.documentId ? { documentId: section.documentId } : {}),
     ...(section.url ? { url: section.url } : {}),
