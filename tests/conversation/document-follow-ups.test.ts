@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chatHandlers } from '../../lib/chat/handlers.js';
-import { type Endpoint, endpoint } from '../../lib/http/index.js';
+import { endpoint } from '../../lib/http/index.js';
 import { chatCompletionsHandlers, openAIErrorResponse } from '../../lib/openai/index.js';
 import type { Services } from '../../lib/services/index.js';
 import { uiChatHandlers } from '../../lib/ui-chat/index.js';

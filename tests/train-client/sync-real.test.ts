@@ -4,9 +4,9 @@
  * (api/admin/documents.ts, the docs-sync branch); until then they are skipped, and the stand-in
  * tests (sync-standin.test.ts) cover the same steps.
  */
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startLocalServer } from '../support/local-server.js';
 import { runTrain, spawnTrain } from '../support/train-cli.js';
