@@ -415,6 +415,10 @@ export const schemas: Record<string, JsonSchema> = {
         description:
           'The starter guide (the document `starter-guide`): present until the first document of your own is trained, then left; reset-model brings it back; off with STARTER_TEXT=off.',
       },
+      howToTeach: {
+        type: 'string',
+        description: 'Only for the owner (X-Owner-Email with its proof): how to teach the service.',
+      },
     },
   },
   HealthDegraded: {

@@ -25,6 +25,31 @@ describe('GET /api/health', () => {
     });
   });
 
+  it('tells the owner how to teach the service, and a visitor nothing of it', async () => {
+    const services = createServices(
+      parseConfig({ OWNER_EMAIL: 'owner@example.com', ADMIN_TOKEN: 'a-long-enough-admin-token-1234' }),
+      { store: createEmbeddedStore() },
+    );
+    const api = endpoint(healthHandlers(() => services));
+    const visitor = await (await api.fetch(get('/api/health'))).json();
+    expect(visitor.howToTeach).toBeUndefined();
+    const owner = await api.fetch(
+      new Request('http://test/api/health', {
+        headers: {
+          'x-owner-email': 'owner@example.com',
+          authorization: 'Bearer a-long-enough-admin-token-1234',
+        },
+      }),
+    );
+    expect((await owner.json()).howToTeach).toMatch(/train/);
+    const wrong = await api.fetch(
+      new Request('http://test/api/health', {
+        headers: { 'x-owner-email': 'owner@example.com', authorization: 'Bearer wrong-token-wrong-token-00' },
+      }),
+    );
+    expect(wrong.status).toBe(403);
+  });
+
   it('reports ok on Upstash Redis', async () => {
     const { store } = await redisDatabase();
     const services = createServices(parseConfig({}), { store });
