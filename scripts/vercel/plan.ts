@@ -230,5 +230,34 @@ export async function requestPlan(): Promise<FunctionPlan[]> {
       route: '/api/admin/session',
       calls: [call('DELETE', '/api/admin/session?id=abc', 403, 'admin_disabled')],
     },
+    {
+      route: '/api/admin/documents',
+      calls: [
+        call('GET', '/api/admin/documents', 403, 'admin_disabled'),
+        call('DELETE', '/api/admin/documents?id=guide.md', 403, 'admin_disabled'),
+      ],
+    },
+    {
+      route: '/api/admin/questions',
+      calls: [call('GET', '/api/admin/questions?kind=unanswered', 403, 'admin_disabled')],
+    },
+    { route: '/api/suggestions', calls: [call('GET', '/api/suggestions', 200)] },
+    {
+      route: '/api/feedback',
+      calls: [
+        post(
+          '/api/feedback',
+          { replyId: 'reply-00000000000000000000000000000000', rating: 'sideways' },
+          400,
+          'validation_failed',
+        ),
+        post(
+          '/api/feedback',
+          { replyId: 'reply-00000000000000000000000000000000', rating: 'up' },
+          404,
+          'reply_not_found',
+        ),
+      ],
+    },
   ];
 }
