@@ -1,7 +1,7 @@
 import type { LanguageModel } from '../lm/index.js';
 import { type PassageIndex, queryTermsOf } from '../retrieval/index.js';
 import { splitSentences } from '../text/index.js';
-import { passageSnippet, sourceOf } from './extract/snippet.js';
+import { fence, passageSnippet, sourceOf } from './extract/snippet.js';
 import type { Source } from './types.js';
 
 /** A reply built around the previous answer's passage. */
@@ -107,13 +107,12 @@ export function exampleAround(index: PassageIndex, from: number): AroundAnswer |
   ];
   const id = order.find((at) => index.kindOf(at) === 'code');
   if (id === undefined) return null;
-  const lang = index.langs.get(id) ?? '';
   const before = index.sibling(id, -1);
   const intro =
     before >= 0 && index.kindOf(before) !== 'code'
       ? (splitSentences(index.display(before)).at(-1) ?? '')
       : '';
-  const code = `\`\`\`${lang}\n${index.text(id).replace(/\s+$/, '')}\n\`\`\``;
+  const code = fence(index, id);
   return {
     text: `${intro && /:\s*$/.test(intro) ? `${intro}\n\n` : ''}${code} [1]`,
     sources: [sourceOf(index, id, 0)],

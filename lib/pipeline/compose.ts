@@ -23,28 +23,35 @@ export function nearestText(extracted: Extracted): string {
 
 /**
  * The reply at level `none`, for the person asking: the documents do not cover it, and two or
- * three questions they do answer, made from real section headings (lib/suggestions) or, for text
- * without headings, about the names it mentions most. `template` is UNKNOWN_REPLY.
+ * three questions they do answer (`template` is UNKNOWN_REPLY).
  */
 export function unknownText(knowledge: Knowledge, template?: string): string {
-  const fromHeadings = suggestedQuestions(knowledge, answersQuestion(knowledge));
-  const offered =
-    fromHeadings.length >= 2
-      ? fromHeadings
-      : [
-          ...fromHeadings,
-          ...exampleQuestions(knowledge.passages, knowledge.model).map((quoted) =>
-            quoted.replace(/^"|"$/g, ''),
-          ),
-        ];
-  return unknownReplyText([...new Set(offered)], template);
+  return unknownReplyText(offeredQuestions(knowledge), template);
 }
 
 /** The reply to a message with nothing to look up in it. */
 export function unclearText(knowledge: Knowledge): string {
-  const examples = exampleQuestions(knowledge.passages, knowledge.model);
+  const offered = offeredQuestions(knowledge);
   const text = "I'm not sure what you mean.";
-  return examples.length === 0 ? text : `${text} You could ask me, for example: ${listed(examples, 'or')}`;
+  return offered.length === 0
+    ? text
+    : `${text} You could ask me, for example: ${listed(
+        offered.map((q) => `"${q}"`),
+        'or',
+      )}`;
+}
+
+/**
+ * Questions the documents answer: made from real section headings and checked by this pipeline
+ * (lib/suggestions), or, for text without headings, about the names it mentions most.
+ */
+function offeredQuestions(knowledge: Knowledge): string[] {
+  const fromHeadings = suggestedQuestions(knowledge, answersQuestion(knowledge));
+  if (fromHeadings.length >= 2) return fromHeadings.slice(0, 3);
+  const byName = exampleQuestions(knowledge.passages, knowledge.model).map((quoted) =>
+    quoted.replace(/^"|"$/g, ''),
+  );
+  return [...new Set([...fromHeadings, ...byName])].slice(0, 3);
 }
 
 function listed(items: readonly string[], joiner = 'and'): string {

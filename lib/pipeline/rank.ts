@@ -48,8 +48,16 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
   const all: Evidence[] = [];
   searches.forEach((search, reading) => {
     const topScore = search.hits[0]?.score ?? 0;
+    const ownTerms = new Set(search.query.slice(0, search.own).map((term) => term.term));
+    // A file's title is the same for all its hits: its share is worked out once per reading.
+    const titles = new Map<string, number>();
+    const titleOf = (file: string) => {
+      let share = titles.get(file);
+      if (share === undefined) titles.set(file, (share = titleShare(file, ownTerms)));
+      return share;
+    };
     const items = search.hits.map((hit) =>
-      judgeHit(index, search, reading, hit, topScore, messageWords, flags),
+      judgeHit(index, search, reading, hit, topScore, messageWords, flags, ownTerms, titleOf),
     );
     // The rarest taught word is what the question is about: while a unit that has it answers
     // the question well enough, one without it is never the answer. (When none that has it
@@ -70,6 +78,8 @@ function judgeHit(
   topScore: number,
   messageWords: readonly string[],
   flags: readonly string[],
+  ownTerms: ReadonlySet<string>,
+  titleOf: (file: string) => number,
 ): Evidence {
   const { query, idf, own, counted } = search;
   const weightOf = (i: number) => idf[i] * query[i].weight;
@@ -89,13 +99,12 @@ function judgeHit(
     search.rarest < 0 || hit.matched.includes(search.rarest) || hit.matchedNearby.includes(search.rarest);
   const text = index.text(hit.id);
   const words = wordsOf(text);
-  const ownTerms = new Set(query.slice(0, own).map((term) => term.term));
   const proximity = proximityOfWords(words, ownTerms);
   const fitsWanted = fits(index, hit.id, text, search.reading.shape.wants);
   const run = messageWords.length > 1 ? sharedRun(messageWords, words) : messageWords.length;
   const named = flags.length > 0 && namesFlag(index.names.get(hit.id), flags) ? NAMED_BONUS : 0;
   const section = index.section(hit.id);
-  const title = section.file ? titleShare(section.file, ownTerms) : 0;
+  const title = section.file ? titleOf(section.file) : 0;
   const prior = search.reading.prior;
   // A follow-up asks for something the earlier answer did not give: its very unit is the one
   // place the answer is not, while its section and document are where to look next.

@@ -14,7 +14,7 @@ import {
 import type { EvidenceBudget, Source } from '../types.js';
 import { fitsKind } from './kind-fit.js';
 import { type AnswerCandidate, answerCandidates, type EvidenceLine } from './short-answer.js';
-import { passageSnippet, sourceOf } from './snippet.js';
+import { fence, passageSnippet, sourceOf } from './snippet.js';
 import { trimToQuestion } from './trim.js';
 
 export { sourceOf } from './snippet.js';
@@ -250,8 +250,7 @@ function fixAfter(index: PassageIndex, id: number, shown: string): string | null
   const next = index.sibling(id, 1);
   if (next < 0) return null;
   if (index.kindOf(next) === 'code') {
-    const lang = index.langs.get(next) ?? '';
-    return `\`\`\`${lang}\n${index.text(next).replace(/\s+$/, '')}\n\`\`\``;
+    return fence(index, next);
   }
   if (index.kindOf(next) !== 'paragraph') return null;
   return splitSentences(index.display(next))[0] ?? null;

@@ -182,7 +182,8 @@ function asListItem(index: PassageIndex, id: number): string {
   return markdown ? `- ${text}` : text;
 }
 
-function fence(index: PassageIndex, id: number, weights?: ReadonlyMap<string, number>): string {
+/** A code block fenced with its language; a long one shows the lines that bear on the question. */
+export function fence(index: PassageIndex, id: number, weights?: ReadonlyMap<string, number>): string {
   const lines = index.text(id).replace(/\s+$/, '').split('\n');
   const shown = lines.length > CODE_LINES ? codeWindow(lines, weights) : lines;
   const lang = index.langs.get(id) ?? '';
