@@ -52,8 +52,10 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
     // A file's title is the same for all its hits: its share is worked out once per reading.
     const titles = new Map<string, number>();
     const titleOf = (file: string) => {
-      let share = titles.get(file);
-      if (share === undefined) titles.set(file, (share = titleShare(file, ownTerms)));
+      const known = titles.get(file);
+      if (known !== undefined) return known;
+      const share = titleShare(file, ownTerms);
+      titles.set(file, share);
       return share;
     };
     const items = search.hits.map((hit) =>
@@ -81,7 +83,7 @@ function judgeHit(
   ownTerms: ReadonlySet<string>,
   titleOf: (file: string) => number,
 ): Evidence {
-  const { query, idf, own, counted } = search;
+  const { query, idf, counted } = search;
   const weightOf = (i: number) => idf[i] * query[i].weight;
   let covered = 0;
   const stoodFor = new Set<number>();
