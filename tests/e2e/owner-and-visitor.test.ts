@@ -259,9 +259,10 @@ describe('the chat page', () => {
       reply.getByRole('button', { name: 'Helpful', exact: true }).click(),
     ]);
     expect(feedback.status()).toBe(200);
-    expect(
-      await reply.getByRole('button', { name: 'Helpful', exact: true }).getAttribute('aria-pressed'),
-    ).toBe('true');
+    // The page marks the button once it has read the answer, a moment after the response arrives.
+    await expect
+      .poll(() => reply.getByRole('button', { name: 'Helpful', exact: true }).getAttribute('aria-pressed'))
+      .toBe('true');
     const top = await ownerList('top');
     const entry = top.find((item) => item.question === 'How much does a ticket to the harbour museum cost?');
     expect(entry).toMatchObject({ count: 1, up: 1, down: 0 });
