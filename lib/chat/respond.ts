@@ -1,5 +1,6 @@
 import { emitInPieces, HttpError } from '../http/index.js';
 import {
+  assist,
   type Confidence,
   evidenceBudgets,
   imageTextOf,
@@ -12,8 +13,6 @@ import type { Services } from '../services/index.js';
 import { beginSessionMessage, recordExchange, type Turn } from '../sessions/index.js';
 import type { StoreBatch } from '../store/index.js';
 import { limitStream, limitTokens } from '../text/index.js';
-import { assistWithExternal } from './assist.js';
-import { withImageDescription } from './image-description.js';
 import type { ChatImage } from './image-input.js';
 import type { ChatRequest, ChatResponse } from './schema.js';
 
@@ -78,6 +77,7 @@ export async function respondToChat(
       random: services.random,
       relatedWords: config.RELATED_WORDS,
       imageText,
+      image: context.image && { description: context.image.description, ...context.image.analysis },
       unknownReply: config.UNKNOWN_REPLY,
     });
   } catch (error) {
@@ -88,36 +88,36 @@ export async function respondToChat(
   }
   const thought = [reply.thought];
   if (context.image) thought.unshift(`image: ${context.image.summary}`);
-  // A reply read from the image's own text needs no description of the image before it.
-  const fromImage = reply.sources.some((source) => 'image' in source.ref);
-  const draft = fromImage ? reply.text : withImageDescription(context.image, reply.text);
 
   // The limit applies last, to whatever the reply became; a stream never sends more than it.
   const limitedDeltas = context.onDelta && limitStream(request.maxTokens, context.onDelta);
-  let response = draft;
+  let response = reply.text;
+  let sources = reply.sources;
   let usedExternal = false;
   let externalCut = false;
-  let sources = reply.sources;
   const wantsExternal = request.modelMode === 'apex' || (context.image !== undefined && config.LLM_VISION);
   if (!request.raw && externalModel && wantsExternal) {
-    const assisted = await assistWithExternal(externalModel, {
+    const image = context.image;
+    const assisted = await assist(reply, {
+      model: externalModel,
       mode: request.modelMode,
       message: request.message,
       history,
-      draft,
-      sources: reply.context,
-      imageText: imageText?.lines,
-      chitChat: reply.kind === 'social' || reply.kind === 'generated',
-      image: context.image,
       maxTokens: request.maxTokens,
       temperature: request.temperature,
+      image:
+        image && (externalModel.vision || request.modelMode === 'apex')
+          ? { data: image.bytes, mediaType: image.analysis.mimeType }
+          : undefined,
+      imageAnalysis: image?.description,
+      imageText: imageText?.lines,
       onDelta: limitedDeltas?.sink,
     });
     thought.push(assisted.note);
     if (assisted.reasoning) thought.push(`reasoning: ${assisted.reasoning}`);
     if (assisted.text) {
       response = assisted.text;
-      sources = reply.context;
+      sources = assisted.sources;
       usedExternal = true;
       externalCut = assisted.truncated === true;
     }

@@ -58,3 +58,33 @@ function listed(items: readonly string[], joiner = 'and'): string {
   if (items.length <= 1) return items[0] ?? '';
   return `${items.slice(0, -1).join(', ')} ${joiner} ${items[items.length - 1]}`;
 }
+
+/** An image sent with the message, as the local analysis saw it (lib/vision). */
+export interface SeenImage {
+  /** Plain sentences about the image. */
+  description: string;
+  /** The lines of text read in it. */
+  text: readonly string[];
+  textStatus: string;
+}
+
+/**
+ * The reply with the image described first, and what its text reading found ("I found no text in
+ * it." or its first lines), so the person knows what was seen. A reply read from the image's own
+ * text needs no description before it.
+ */
+export function withImageDescription<T extends { text: string; sources: readonly { ref: object }[] }>(
+  image: SeenImage,
+  reply: T,
+): T {
+  if (reply.sources.some((source) => 'image' in source.ref)) return reply;
+  const { text, textStatus } = image;
+  let reading = '';
+  if (textStatus === 'none') reading = 'I found no text in it.';
+  else if (textStatus === 'timed_out') reading = 'Reading its text took too long, so I left it.';
+  else if (text.length > 0) {
+    const first = text.slice(0, 3).join(' / ');
+    reading = `It reads: “${first}”${text.length > 3 ? ` and ${text.length - 3} more line${text.length === 4 ? '' : 's'}` : ''}.`;
+  }
+  return { ...reply, text: [image.description, reading, reply.text].filter(Boolean).join(' ') };
+}

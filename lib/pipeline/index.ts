@@ -1,7 +1,15 @@
 import { formatThought, generateReply, type RandomSource, type Reply } from '../reply/index.js';
 import type { Turn } from '../sessions/index.js';
 import { type AroundAnswer, continueFrom, exampleAround, reasonAround } from './around.js';
-import { EMPTY_KNOWLEDGE_REPLY, nearestText, unclearText, unknownText } from './compose.js';
+import { refText } from './cite.js';
+import {
+  EMPTY_KNOWLEDGE_REPLY,
+  nearestText,
+  type SeenImage,
+  unclearText,
+  unknownText,
+  withImageDescription,
+} from './compose.js';
 import { answerFromImageText, type ImageText } from './evidence/image-text.js';
 import { extract, sourceOf } from './extract/index.js';
 import { gather, type ReadingSearch } from './gather.js';
@@ -11,7 +19,10 @@ import type { Confidence, EvidenceBudget, Knowledge, Source } from './types.js';
 import { type QuestionShape, shapeOf, type Understanding, understand } from './understand/index.js';
 
 export { answersQuestion } from './answerable.js';
-export { EMPTY_KNOWLEDGE_REPLY } from './compose.js';
+export { type Assistance, type Assisted, assist } from './assist.js';
+export { refText } from './cite.js';
+export { EMPTY_KNOWLEDGE_REPLY, type SeenImage } from './compose.js';
+export { type ArticleEvidence, replyFromArticle } from './evidence/article.js';
 export { type ImageText, imageTextOf, MAX_REMEMBERED_LINES } from './evidence/image-text.js';
 export {
   type Confidence,
@@ -40,6 +51,8 @@ export interface ReplyRequest {
   unknownReply?: string;
   /** Text read in the image of this message (or remembered from an earlier one): evidence of its own. */
   imageText?: ImageText & { remembered?: boolean };
+  /** The image sent with this message, as the local analysis saw it: the reply describes it first. */
+  image?: SeenImage;
 }
 
 /** What the search found, for `thought` and Variant B's think modes. */
@@ -87,6 +100,11 @@ const EXTERNAL_CONTEXT = 6;
  * compose and cite (words for the level: the answer, the closest passage, or "I don't know").
  */
 export function replyTo(knowledge: Knowledge, request: ReplyRequest): PipelineReply {
+  const reply = localReply(knowledge, request);
+  return request.image ? withImageDescription(request.image, reply) : reply;
+}
+
+function localReply(knowledge: Knowledge, request: ReplyRequest): PipelineReply {
   const understood = understand(knowledge, request.message, request.history);
   const shape = shapeOf(request.message);
   switch (understood.kind) {
@@ -296,15 +314,6 @@ function describe(
     `confidence ${confidence.level} ${confidence.score} (${reason}; best coverage ${Math.round(trace.coverage * 100)}%)`,
   );
   return parts.join(' · ');
-}
-
-/** A source's place as text: "README.md › Install", "chunk 3 line 7", "image 3f2a… line 2" or the article title. */
-export function refText(source: Source): string {
-  if ('image' in source.ref) return `image ${source.ref.image.slice(0, 12)} line ${source.ref.line}`;
-  if (!('chunk' in source.ref)) return source.ref.title;
-  const where = [source.file, source.section].filter(Boolean).join(' › ');
-  const page = source.page ? ` p. ${source.page}` : '';
-  return where ? `${where}${page}` : `chunk ${source.ref.chunk} line ${source.ref.line}${page}`;
 }
 
 /** Passages for an external model: those cited, then the next best that cover some of the question. */

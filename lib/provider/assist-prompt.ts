@@ -19,6 +19,11 @@ export interface AssistInput {
   passages: ContextPassage[];
   /** True when the message is small talk (a greeting, a story request): no passages are needed. */
   chitChat?: boolean;
+  /**
+   * How well the local search judged the passages to answer (the reply's confidence level):
+   * below `answer`, the model is told that they may not hold the answer.
+   */
+  evidence?: 'answer' | 'nearest' | 'none';
   /** The local model's own reply, for reference. */
   draft: string;
   /** Other local findings, e.g. a description of the attached image. */
@@ -75,6 +80,14 @@ function systemPrompt(input: AssistInput): string {
       'Answer the latest user message from the passages only, citing each fact with its number in square brackets, like [1] or [2][3].',
       'If the passages do not contain the answer, say plainly that you do not know from what you were taught, and do not guess or use outside knowledge.',
     );
+    // The local judge's verdict is evidence too: a weak match must not become a confident answer.
+    if (input.evidence === 'nearest' || input.evidence === 'none') {
+      lines.push(
+        input.evidence === 'none'
+          ? 'The search found no passage that answers this message: unless one plainly does, say that the taught text does not cover it.'
+          : 'The search found only a near match: say so if the passages do not plainly answer the message.',
+      );
+    }
   }
   lines.push(
     "Keep the answer concise (a few sentences unless the user asks for more) and reply in the user's language.",

@@ -27,6 +27,8 @@ export interface LocalAnswerInput {
 
 /** A local answer of a reasoning mode: the text and the passages it used. */
 export interface LocalAnswer {
+  /** What the pipeline made of the message (PipelineReply's kind; deep_think: its parts'). */
+  kind: PipelineReply['kind'];
   text: string;
   sources: Source[];
   /** The best passages found, for an external model. */
@@ -52,6 +54,7 @@ function reply(input: LocalAnswerInput, message = input.message): PipelineReply 
 export function standardAnswer(input: LocalAnswerInput): LocalAnswer {
   const result = reply(input);
   return {
+    kind: result.kind,
     text: result.text,
     sources: result.sources,
     context: result.context,
@@ -98,6 +101,7 @@ export function thinkAnswer(input: LocalAnswerInput): LocalAnswer {
   }
   steps.push(`Answer: ${result.text}`);
   return {
+    kind: result.kind,
     text: steps.map((step, i) => `${i + 1}. ${step}`).join('\n'),
     sources: result.sources,
     context: result.context,
@@ -182,7 +186,8 @@ export function deepThinkAnswer(input: LocalAnswerInput): LocalAnswer {
   lines.push(`Conclusion: ${conclusion}`);
   const levels = answered.map(({ result }) => result.confidence);
   const weakest = levels.reduce((a, b) => (rankOf(b) < rankOf(a) ? b : a), levels[0]);
-  return { text: lines.join('\n'), sources, context: sources, confidence: weakest };
+  const kind = known.length > 0 ? 'grounded' : answered[0].result.kind;
+  return { kind, text: lines.join('\n'), sources, context: sources, confidence: weakest };
 }
 
 function rankOf(confidence: Confidence): number {

@@ -1,25 +1,17 @@
 import { type DeltaSink, emitInPieces, HttpError } from '../http/index.js';
-import type { LanguageModel } from '../lm/index.js';
 import { logError } from '../log/index.js';
-import { type Confidence, evidenceBudgets, refText, type Source } from '../pipeline/index.js';
 import {
-  assistPrompt,
-  completeOrStream,
-  type ExternalModel,
-  ExternalModelError,
-  externalTokenBudget,
-  rethrowIfInterrupted,
-} from '../provider/index.js';
+  type ArticleEvidence,
+  assist,
+  type Confidence,
+  evidenceBudgets,
+  replyFromArticle,
+  type Source,
+} from '../pipeline/index.js';
 import { replyBudgets } from '../reply/index.js';
 import type { Services } from '../services/index.js';
 import { countTokens, limitStream, limitTokens } from '../text/index.js';
-import {
-  groundedAnswer,
-  groundingPrompt,
-  searchQueryFrom,
-  sourceOf,
-  type WikiSource,
-} from '../wiki/index.js';
+import { searchQueryFrom, sourceOf, type WikiSource } from '../wiki/index.js';
 import { fitHistory } from './history.js';
 import {
   deepThinkAnswer,
@@ -84,11 +76,14 @@ async function answerVariantB(
   onDelta?: DeltaSink,
 ): Promise<VariantBResponse> {
   const knowledge = await services.model.knowledge().catch(() => services.model.cachedKnowledge());
-  const { model } = knowledge;
-  const countTokens = (text: string) => model.tokens(text).length;
+  const countTokens = (text: string) => knowledge.model.tokens(text).length;
   const { kept } = fitHistory(request.history, countTokens);
 
-  if (request.mode === 'www') return answerFromWikipedia(services, request, kept, countTokens, onDelta);
+  if (request.mode === 'www') {
+    // The encyclopedia's article for the question is the evidence; then the same last stage.
+    const lookup = await services.wikipedia.lookup(searchQueryFrom(request.message));
+    return finish(services, request, kept, replyFromArticle(lookup, request.message), undefined, onDelta);
+  }
 
   const input: LocalAnswerInput = {
     knowledge,
@@ -111,130 +106,43 @@ async function answerVariantB(
     logError('inference_failed', error);
     throw new HttpError('inference_failed', 'The model failed to produce an answer; please try again.');
   }
-  if (services.externalModel) {
-    const external = await askExternal(
-      services.externalModel,
-      request,
-      kept,
-      local,
-      model,
-      request.mode,
-      onDelta,
-    );
-    if (external) {
-      return {
-        response: external.text,
-        mode: request.mode,
-        tokens: external.tokens,
-        sources: local.context,
-        confidence: local.confidence,
-        ...(local.thought ? { thought: local.thought } : {}),
-      };
-    }
-  }
-  if (onDelta) emitInPieces(local.text, onDelta);
-  return {
-    response: local.text,
-    mode: request.mode,
-    tokens: countTokens(local.text),
-    sources: local.sources,
-    confidence: local.confidence,
-    ...(local.thought ? { thought: local.thought } : {}),
-  };
+  return finish(services, request, kept, local, modeInstructions[request.mode], onDelta);
 }
 
-async function askExternal(
-  externalModel: ExternalModel,
-  request: VariantBRequest,
-  history: VariantBRequest['history'],
-  local: LocalAnswer,
-  model: LanguageModel,
-  mode: Exclude<ReasoningMode, 'www'>,
-  onDelta?: (text: string) => void,
-): Promise<{ text: string; tokens: number } | undefined> {
-  const prompt = assistPrompt({
-    message: request.message,
-    history,
-    draft: local.text,
-    passages: local.context.map((source) => ({ text: source.text, where: refText(source) })),
-    maxHistory: history.length,
-    maxTokens: request.maxTokens,
-  });
-  try {
-    const completion = await completeOrStream(
-      externalModel,
-      {
-        mode: mode === 'deep_think' ? 'apex' : mode === 'think' ? 'expert' : 'instant',
-        system: `${prompt.system}\n\n${modeInstructions[mode]}`,
-        messages: prompt.messages,
-        maxTokens: externalTokenBudget(request.maxTokens),
-      },
-      onDelta,
-    );
-    return {
-      text: completion.text,
-      tokens: completion.completionTokens ?? model.tokens(completion.text).length,
-    };
-  } catch (error) {
-    rethrowIfInterrupted(error);
-    logError('external_model_failed', error, {
-      reason: error instanceof ExternalModelError ? error.reason : 'unknown',
-    });
-    return undefined;
-  }
-}
-
-async function answerFromWikipedia(
+/**
+ * The pipeline's last stage for Variant B: the external model, when configured, writes the reply
+ * grounded in the evidence the local stages chose (the trained passages, or the www mode's
+ * article), with the mode's instruction; otherwise, or when it fails, the local reply stands.
+ * `tokens` is counted once the limit has been applied (respondVariantB).
+ */
+async function finish(
   services: Services,
   request: VariantBRequest,
   history: VariantBRequest['history'],
-  countTokens: (text: string) => number,
-  onDelta?: (text: string) => void,
+  local: LocalAnswer | ArticleEvidence,
+  instruction: string | undefined,
+  onDelta?: DeltaSink,
 ): Promise<VariantBResponse> {
-  const lookup = await services.wikipedia.lookup(searchQueryFrom(request.message));
-  const source = sourceOf(lookup) ?? undefined;
-  const sources: Source[] =
-    lookup.kind === 'found'
-      ? [{ text: lookup.extract, score: 1, ref: { title: lookup.title, url: lookup.url } }]
-      : [];
-  const grounding = groundingPrompt(lookup, request.message);
-  if (grounding && services.externalModel) {
-    try {
-      const completion = await completeOrStream(
-        services.externalModel,
-        {
-          system: grounding.system,
-          messages: [...history, { role: 'user', content: grounding.prompt }],
-          maxTokens: externalTokenBudget(request.maxTokens),
-        },
-        onDelta,
-      );
-      return {
-        response: completion.text,
-        mode: 'www',
-        tokens: completion.completionTokens ?? countTokens(completion.text),
-        ...(source ? { source } : {}),
-        sources,
-        confidence: wikiConfidence(lookup.kind === 'found'),
-      };
-    } catch (error) {
-      rethrowIfInterrupted(error);
-      logError('external_model_failed', error);
-    }
-  }
-  const response = groundedAnswer(lookup, request.message);
-  if (onDelta) emitInPieces(response, onDelta);
-  return {
-    response,
-    mode: 'www',
-    tokens: countTokens(response),
-    ...(source ? { source } : {}),
-    sources,
-    confidence: wikiConfidence(lookup.kind === 'found'),
+  const article = 'article' in local ? sourceOf(local.article) : null;
+  const base = {
+    mode: request.mode,
+    ...(article ? { source: article } : {}),
+    confidence: local.confidence,
+    ...(!('article' in local) && local.thought ? { thought: local.thought } : {}),
   };
-}
-
-/** www: an article found is the evidence the reply stands on; none found is "I don't know". */
-function wikiConfidence(found: boolean): Confidence {
-  return found ? { score: 1, level: 'answer' } : { score: 0, level: 'none' };
+  if (services.externalModel) {
+    const assisted = await assist(local, {
+      model: services.externalModel,
+      mode: request.mode === 'deep_think' ? 'apex' : request.mode === 'think' ? 'expert' : 'instant',
+      message: request.message,
+      history,
+      maxHistory: history.length,
+      maxTokens: request.maxTokens,
+      instruction,
+      onDelta,
+    });
+    if (assisted.text) return { ...base, response: assisted.text, tokens: 0, sources: assisted.sources };
+  }
+  if (onDelta) emitInPieces(local.text, onDelta);
+  return { ...base, response: local.text, tokens: 0, sources: local.sources };
 }

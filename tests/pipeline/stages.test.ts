@@ -1,14 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extract } from '../../lib/pipeline/extract/index.js';
 import { gather } from '../../lib/pipeline/gather.js';
-import { replyTo } from '../../lib/pipeline/index.js';
+import { assist, replyFromArticle, replyTo } from '../../lib/pipeline/index.js';
 import { judge } from '../../lib/pipeline/judge.js';
 import { proximityOf, rank } from '../../lib/pipeline/rank.js';
 import { evidenceBudgets, type Knowledge } from '../../lib/pipeline/types.js';
 import { type Reading, understand } from '../../lib/pipeline/understand/index.js';
 import { shapeOf } from '../../lib/pipeline/understand/shape.js';
+import { createProvider } from '../../lib/provider/index.js';
 import { replyBudgets } from '../../lib/reply/index.js';
 import { termsOf } from '../../lib/retrieval/index.js';
+import { type OpenAIStandin, type RecordedRequest, startOpenAIStandin } from '../support/openai-standin.js';
 import { embeddedServices } from '../support/services.js';
 
 /** A small reference page, written as option documentation is. */
@@ -214,5 +216,110 @@ describe('compose', () => {
     const reply = ask(knowledge, 'What is the default timeout?');
     expect(reply.kind).toBe('empty');
     expect(reply.text).toContain('POST /api/train');
+  });
+});
+
+describe('assist (an external model, grounded in the same evidence)', () => {
+  let standin: OpenAIStandin;
+  beforeAll(async () => {
+    standin = await startOpenAIStandin();
+  });
+  afterAll(() => standin.close());
+
+  function systemOf(request: RecordedRequest): string {
+    const system = request.body.messages?.find((message) => message.role === 'system');
+    return typeof system?.content === 'string' ? system.content : '';
+  }
+
+  it('hands the model the passages the local stages chose, numbered, with the local reply as a draft', async () => {
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
+    const local = ask(knowledge, 'How many times is a failed request tried again?');
+    expect(local.confidence.level).toBe('answer');
+    standin.setBehaviour('ok');
+    standin.requests.length = 0;
+    const model = createProvider({ baseUrl: standin.baseUrl, model: 'helper', timeoutMs: 2000 });
+    const assisted = await assist(local, {
+      model,
+      mode: 'apex',
+      message: 'How many times is a failed request tried again?',
+      history: [],
+      maxTokens: 80,
+    });
+    expect(assisted.text).toMatch(/^echo:How many times/);
+    expect(assisted.note).toBe('answered by helper');
+    expect(assisted.sources).toEqual(local.context);
+    const system = systemOf(standin.requests[0]);
+    expect(system).toMatch(/\[1\] \(client\.md › [^)]*retries/);
+    expect(system).toContain(`<local-draft>${local.text.trim()}</local-draft>`);
+    expect(system).not.toMatch(/found no passage/);
+  });
+
+  it('tells the model when the search found nothing that answers, so a weak match does not become an answer', async () => {
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
+    const local = ask(knowledge, 'How do I compile the kernel modules?');
+    expect(local.confidence.level).toBe('none');
+    standin.setBehaviour('ok');
+    standin.requests.length = 0;
+    const model = createProvider({ baseUrl: standin.baseUrl, model: 'helper', timeoutMs: 2000 });
+    await assist(local, {
+      model,
+      mode: 'apex',
+      message: 'How do I compile the kernel modules?',
+      history: [],
+      maxTokens: 80,
+    });
+    expect(systemOf(standin.requests[0])).toMatch(/found no passage that answers/);
+  });
+
+  it('keeps the local reply, with the reason, when the model fails', async () => {
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
+    const local = ask(knowledge, 'What is the default timeout?');
+    standin.setBehaviour('server-error');
+    const model = createProvider({ baseUrl: standin.baseUrl, model: 'helper', timeoutMs: 2000 });
+    const assisted = await assist(local, {
+      model,
+      mode: 'expert',
+      message: 'What is the default timeout?',
+      history: [],
+      maxTokens: 80,
+    });
+    expect(assisted.text).toBeUndefined();
+    expect(assisted.note).toMatch(/^external model unavailable \(/);
+    standin.setBehaviour('ok');
+  });
+
+  it('grounds the model in an article instead of the trained text when the evidence is one (www)', async () => {
+    const evidence = replyFromArticle(
+      {
+        kind: 'found',
+        title: 'Lighthouse',
+        url: 'https://en.wikipedia.org/wiki/Lighthouse',
+        extract: 'A lighthouse is a tower that emits light to guide ships.',
+      },
+      'What is a lighthouse?',
+    );
+    expect(evidence.confidence.level).toBe('answer');
+    expect(evidence.text).toContain('Source: Lighthouse — https://en.wikipedia.org/wiki/Lighthouse');
+    standin.setBehaviour('ok');
+    standin.requests.length = 0;
+    const model = createProvider({ baseUrl: standin.baseUrl, model: 'helper', timeoutMs: 2000 });
+    await assist(evidence, {
+      model,
+      mode: 'instant',
+      message: 'What is a lighthouse?',
+      history: [],
+      maxTokens: 80,
+    });
+    expect(systemOf(standin.requests[0])).toContain('<extract>\nA lighthouse is a tower');
+    const none = replyFromArticle({ kind: 'no_results', query: 'zzz' }, 'zzz?');
+    expect(none.confidence.level).toBe('none');
+    const skipped = await assist(none, {
+      model,
+      mode: 'instant',
+      message: 'zzz?',
+      history: [],
+      maxTokens: 80,
+    });
+    expect(skipped.text).toBeUndefined();
   });
 });
