@@ -28,6 +28,13 @@ const NUMBER_WORDS = new Set(
   seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand
   million`.split(/\s+/),
 );
+/**
+ * A word written in title case ("Hudson", "Jordan"). Places and the things a "which X" question
+ * asks for are named so; a word in capitals throughout is an acronym or a keyword of the domain
+ * (SQL, NULL, UPDATE), which a text writes the same way everywhere, so it is no answer of its own.
+ * (A person may be written in capitals: the KJV's LORD.)
+ */
+const TITLE_CASE = /^\p{Lu}\p{Ll}/u;
 /** How near (in tokens) a candidate must be to the words of the question to count fully. */
 const NEARNESS = 6;
 const AGENT_BONUS = 1.5;
@@ -107,7 +114,7 @@ export function answerCandidates(
         if (
           folded[i] === shape.focus &&
           i > 0 &&
-          /^\p{Lu}/u.test(tokens[i - 1]) &&
+          TITLE_CASE.test(tokens[i - 1]) &&
           isAnswerWord(i - 1) &&
           isName(folded[i - 1])
         ) {
@@ -135,7 +142,10 @@ export function answerCandidates(
         add(tokens[i], i, AGENT_BONUS);
         continue;
       }
-      const capitalised = /^\p{Lu}/u.test(tokens[i]) && isName(folded[i]) && !partOfQuestionName(i);
+      const capitalised =
+        (shape.kind === 'place' ? TITLE_CASE : /^\p{Lu}/u).test(tokens[i]) &&
+        isName(folded[i]) &&
+        !partOfQuestionName(i);
       const startsSentence = i === 0 || SENTENCE_BREAK.has(tokens[i - 1]);
       // A name after "of" is a possessor ("the God of Isaac"), seldom the one a question asks for.
       // A sentence's first word is capitalised anyway: it counts as a name only when the text
