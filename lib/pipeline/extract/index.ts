@@ -211,7 +211,7 @@ function snippetOf(
 
 /**
  * The name a unit describes, from the last heading of its section, when that heading is written
- * as a name: an identifier (`max_retries`, `--keep`), a name and its type (`retries (Number)`:
+ * as a name: an identifier (`max_retries`, `--keep`, `after`), a name and its type (`retries (Number)`:
  * "retries"), or any short heading when the question asks which setting. Reference documentation
  * puts the name in the heading and only the description below it.
  */
@@ -221,7 +221,9 @@ function unitName(index: PassageIndex, id: number, wants: string): string | null
   if (!heading) return null;
   const typed = /^(\S+)\s*\([^)]*\)$/.exec(heading);
   if (typed) return typed[1].replace(/^`|`$/g, '');
-  if (/^`?(?:--?[\w-]+|[\w-]*[_.][\w.-]+|[a-z]+[A-Z]\w*)`?$/.test(heading))
+  // Prose headings start with a capital; one word in lower case (`after`, `ready`) is a name
+  // from the code: a method, an option, a command.
+  if (/^`?(?:--?[\w-]+|[\w-]*[_.][\w.-]+|[a-z]+[A-Z]\w*|\.?[a-z][\w-]*)`?$/.test(heading))
     return heading.replace(/^`|`$/g, '');
   if (wants === 'name' && heading.split(/\s+/).length <= 3 && heading.length <= 40) return heading;
   return null;
