@@ -12,6 +12,7 @@ import {
   OTHER_PASSAGE_SHARE,
 } from '../tuning.js';
 import type { EvidenceBudget, Source } from '../types.js';
+import type { QuestionShape } from '../understand/shape.js';
 import { fitsKind } from './kind-fit.js';
 import { type AnswerCandidate, answerCandidates, type EvidenceLine } from './short-answer.js';
 import { fence, passageSnippet, sourceOf } from './snippet.js';
@@ -76,16 +77,7 @@ export function extract(
   const limit = request.maxTokens ?? Number.POSITIVE_INFINITY;
   let used = 0;
   for (const item of cited) {
-    const snippet = snippetOf(
-      model,
-      index,
-      item,
-      weights,
-      answer,
-      covered,
-      request.budget.cite > 1,
-      shape.wants,
-    );
+    const snippet = snippetOf(model, index, item, weights, answer, covered, request.budget.cite > 1, shape);
     if (!snippet) continue;
     const cost = countTokens(snippet.text);
     // Later snippets that do not fit are left out whole; the first one always stays.
@@ -179,10 +171,10 @@ function snippetOf(
   answer: string | null,
   covered: Set<string>,
   allowSecond: boolean,
-  wants: string,
+  shape: QuestionShape,
 ): { text: string; block: boolean } | null {
   const id = item.hit.id;
-  const snippet = passageSnippet(model, index, id, { weights, answer, allowSecond });
+  const snippet = passageSnippet(model, index, id, { weights, answer, allowSecond, shape });
   if (covered.has(snippet.keys[0])) return null;
   for (const key of snippet.keys) covered.add(key);
   let text = snippet.text;
@@ -196,7 +188,7 @@ function snippetOf(
       break;
     }
   }
-  const name = unitName(index, id, wants);
+  const name = unitName(index, id, shape.wants);
   if (name && !text.toLowerCase().includes(name.toLowerCase())) {
     const shown = index.section(id).markdown ? `\`${name}\`` : name;
     text = /^- /.test(text) ? `- ${shown}: ${text.slice(2)}` : `${shown}: ${text}`;
