@@ -2,6 +2,7 @@ import { HttpError, json } from '../http/index.js';
 import type { Services } from '../services/index.js';
 import { decodeCursor, deleteDocument, listDocuments, MAX_DOCUMENTS_PAGE } from '../training/index.js';
 import { type Handlers, ownerOnly } from './handlers.js';
+import type { DeleteDocumentResult } from './schema.js';
 
 const DEFAULT_PAGE = 100;
 
@@ -31,7 +32,7 @@ export function adminDocumentsHandlers(services: () => Services): Handlers {
       }
       const { model, store } = services();
       await deleteDocument(model, store, id);
-      return json({ deleted: id });
+      return json({ deleted: id } satisfies DeleteDocumentResult);
     }),
   };
 }

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { HttpError, json, type MethodHandler } from '../http/index.js';
 import type { Services } from '../services/index.js';
 import { DEFAULT_SESSION_ID, scopedSessionId, sessionKeys } from '../sessions/index.js';
+import type { AdminStats, DeleteSessionResult, ResetModelResult } from './schema.js';
 
 export type Handlers = Partial<Record<'GET' | 'POST' | 'DELETE', MethodHandler>>;
 
@@ -30,7 +31,7 @@ export function adminStatsHandlers(services: () => Services): Handlers {
         vocabSize,
         corpus,
         store: store.kind,
-      });
+      } satisfies AdminStats);
     }),
   };
 }
@@ -40,7 +41,7 @@ export function adminResetModelHandlers(services: () => Services): Handlers {
   return {
     POST: ownerOnly(services, async () => {
       await services().model.reset();
-      return json({ ok: true, vocabSize: 0 });
+      return json({ ok: true, vocabSize: 0 } satisfies ResetModelResult);
     }),
   };
 }
@@ -74,7 +75,7 @@ export function adminSessionHandlers(services: () => Services): Handlers {
         ok: true,
         sessionId: named,
         ...(user !== null ? { user } : address !== null ? { address } : {}),
-      });
+      } satisfies DeleteSessionResult);
     }),
   };
 }

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { HttpError } from '../http/index.js';
 import { logError } from '../log/index.js';
 import type { Store, StoreBatch } from '../store/index.js';
+import type { TrainResponse } from './schema.js';
 import { trainingKeys } from './keys.js';
 
 /** How long the first answer to a key is kept for retries. */
@@ -17,14 +18,12 @@ const POLL_MS = 50;
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,128}$/;
 
-/** What a train answered, kept under its Idempotency-Key. */
-export interface TrainAnswer {
-  ok: true;
-  tokens: number;
-  vocabSize: number;
-  documentId?: string;
-  status?: 'trained' | 'replaced' | 'unchanged';
-}
+/**
+ * What a train answered, kept under its Idempotency-Key: the response of POST /api/train, whose
+ * document fields a record kept before documents had ids does not hold.
+ */
+export type TrainAnswer = Omit<TrainResponse, 'documentId' | 'status'> &
+  Partial<Pick<TrainResponse, 'documentId' | 'status'>>;
 
 type AnswerExtras = Pick<TrainAnswer, 'documentId' | 'status'>;
 
