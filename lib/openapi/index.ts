@@ -3,7 +3,7 @@ import { browserPaths, browserSchemas } from './browser.js';
 import { openAIPaths, openAISchemas } from './openai.js';
 import { paths } from './paths.js';
 import { headers, responses } from './responses.js';
-import { schemas } from './schemas.js';
+import { schemas } from './components.js';
 import type { OpenApiDocument, PathItem } from './types.js';
 
 export type { JsonSchema, OpenApiDocument, Operation, PathItem } from './types.js';
