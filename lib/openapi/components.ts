@@ -216,8 +216,7 @@ export const schemas: Record<string, JsonSchema> = {
   ResetModelResult: fromValibot(resetModelResultSchema),
   PreviewList: fromValibot(previewListSchema, {
     properties: {
-      namespace:
-        "This deployment's STORE_NAMESPACE: empty for production, preview:<branch> on a preview.",
+      namespace: "This deployment's STORE_NAMESPACE: empty for production, preview:<branch> on a preview.",
       corpus: "PREVIEW_CORPUS: whether this deployment's model reads production's corpus under its own.",
       'previews.bytes': 'Approximate: key names and contents.',
     },

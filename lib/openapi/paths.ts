@@ -1,5 +1,5 @@
-import { allowanceHeaders, header, jsonBody } from './responses.js';
 import { ref } from './from-valibot.js';
+import { allowanceHeaders, header, jsonBody } from './responses.js';
 import type { JsonSchema, Operation, PathItem, Response } from './types.js';
 
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });

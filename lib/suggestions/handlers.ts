@@ -14,7 +14,9 @@ export function suggestionsHandlers(services: () => Services): { GET: MethodHand
       const { model } = services();
       const knowledge = await model.knowledge().catch(() => model.cachedKnowledge());
       const questions = suggestedQuestions(knowledge, answersQuestion(knowledge));
-      return json({ questions } satisfies SuggestionsResponse, 200, { 'Cache-Control': SUGGESTIONS_CACHE_CONTROL });
+      return json({ questions } satisfies SuggestionsResponse, 200, {
+        'Cache-Control': SUGGESTIONS_CACHE_CONTROL,
+      });
     },
   };
 }

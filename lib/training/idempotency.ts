@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { HttpError } from '../http/index.js';
 import { logError } from '../log/index.js';
 import type { Store, StoreBatch } from '../store/index.js';
-import type { TrainResponse } from './schema.js';
 import { trainingKeys } from './keys.js';
+import type { TrainResponse } from './schema.js';
 
 /** How long the first answer to a key is kept for retries. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
