@@ -1,6 +1,6 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import type { JsonSchema } from './types.js';
+import type { JsonSchema, Parameter } from './types.js';
 
 /** What the document says about a schema beyond its rules: its description and its fields'. */
 export interface SchemaNotes {
@@ -51,4 +51,23 @@ function propertyAt(schema: JsonSchema, path: string): JsonSchema {
     node = property;
   }
   return node;
+}
+
+/**
+ * The query parameters of an operation whose handler validates its query with `schema` (an
+ * object schema of strings): one parameter per property, required as the schema says, described
+ * by `descriptions`.
+ */
+export function queryParameters(
+  schema: v.GenericSchema,
+  descriptions: Record<string, string> = {},
+): Parameter[] {
+  const generated = fromValibot(schema);
+  return Object.entries(generated.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: generated.required?.includes(name) ?? false,
+    ...(descriptions[name] ? { description: descriptions[name] } : {}),
+    schema: property,
+  }));
 }

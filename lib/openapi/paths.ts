@@ -1,4 +1,5 @@
-import { ref } from './from-valibot.js';
+import { questionsQuerySchema } from '../questions/schema.js';
+import { queryParameters, ref } from './from-valibot.js';
 import { allowanceHeaders, header, jsonBody } from './responses.js';
 import type { JsonSchema, Operation, PathItem, Response } from './types.js';
 
@@ -201,23 +202,10 @@ export const paths: Record<string, PathItem> = {
       description:
         'Similar questions (the same words once case, punctuation and stop words are set aside) are one entry, the most asked first; disliked: the most thumbs down first. perDay counts answered and unanswered replies per UTC day.',
       security: owner,
-      parameters: [
-        {
-          name: 'kind',
-          in: 'query',
-          required: false,
-          description:
-            'unanswered (confidence none or nearest), disliked (a thumbs down) or top; default top.',
-          schema: { type: 'string', enum: ['unanswered', 'disliked', 'top'] },
-        },
-        {
-          name: 'days',
-          in: 'query',
-          required: false,
-          description: 'The last N days (1-365, at most QUESTION_LOG_DAYS); default QUESTION_LOG_DAYS.',
-          schema: { type: 'string', pattern: '^[0-9]{1,3}$' },
-        },
-      ],
+      parameters: queryParameters(questionsQuerySchema, {
+        kind: 'unanswered (confidence none or nearest), disliked (a thumbs down) or top; default top.',
+        days: 'The last N days (1-365, at most QUESTION_LOG_DAYS); default QUESTION_LOG_DAYS.',
+      }),
       responses: {
         200: ok('The questions.', ref('QuestionsResponse')),
         400: responseRef('BadRequest'),
