@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { sourceSchema } from '../citations/schema.js';
 import { confidenceSchema } from '../pipeline/index.js';
+import { sessionIdSchema } from '../sessions/schema.js';
 
 /** Longest message accepted, in characters. */
 export const MAX_MESSAGE_CHARS = 4000;
@@ -17,13 +18,7 @@ export const chatRequestSchema = v.object({
     v.nonEmpty('must not be empty'),
     v.maxLength(MAX_MESSAGE_CHARS, `must be at most ${MAX_MESSAGE_CHARS} characters`),
   ),
-  sessionId: v.optional(
-    v.pipe(
-      v.string('must be a string'),
-      v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, "-" or "_"'),
-    ),
-    'default',
-  ),
+  sessionId: v.optional(sessionIdSchema, 'default'),
   userId: v.optional(
     v.pipe(v.string('must be a string'), v.maxLength(128, 'must be at most 128 characters')),
   ),

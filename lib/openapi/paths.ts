@@ -1,5 +1,8 @@
 import { questionsQuerySchema } from '../questions/schema.js';
-import { queryParameters, ref } from './from-valibot.js';
+import { sessionIdSchema } from '../sessions/schema.js';
+import { documentIdSchema } from '../training/schema.js';
+import { imageIdSchema } from '../upload/schema.js';
+import { fromValibot, queryParameters, ref } from './from-valibot.js';
 import { allowanceHeaders, header, jsonBody } from './responses.js';
 import type { JsonSchema, Operation, PathItem, Response } from './types.js';
 
@@ -136,7 +139,7 @@ export const paths: Record<string, PathItem> = {
           in: 'query',
           required: true,
           description: 'The id returned by the upload.',
-          schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          schema: fromValibot(imageIdSchema),
         },
       ],
       responses: {
@@ -244,7 +247,7 @@ export const paths: Record<string, PathItem> = {
           required: true,
           description:
             "The sessionId; `default` for a client's default session, named by `address` or `user`.",
-          schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+          schema: fromValibot(sessionIdSchema),
         },
         {
           name: 'address',
@@ -345,7 +348,7 @@ export const paths: Record<string, PathItem> = {
           in: 'query',
           required: true,
           description: 'The document id.',
-          schema: { type: 'string', minLength: 1, maxLength: 200 },
+          schema: fromValibot(documentIdSchema),
         },
       ],
       responses: {

@@ -15,6 +15,9 @@ const positive = v.pipe(v.number(), v.integer(), v.minValue(1));
 const confidence = v.pipe(v.number(), v.minValue(0), v.maxValue(1));
 const sha256Hex = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/));
 
+/** An uploaded image's id: the SHA-256 (hex) of its bytes. */
+export const imageIdSchema = sha256Hex;
+
 /** A box in pixels of the upright image. */
 const box = v.strictObject({ x: integer, y: integer, width: count, height: count });
 
