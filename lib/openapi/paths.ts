@@ -1,6 +1,6 @@
 import { questionsQuerySchema } from '../questions/schema.js';
 import { sessionIdSchema } from '../sessions/schema.js';
-import { documentIdSchema } from '../training/schema.js';
+import { documentIdSchema, idempotencyKeySchema } from '../training/schema.js';
 import { imageIdSchema } from '../upload/schema.js';
 import { fromValibot, queryParameters, ref } from './from-valibot.js';
 import { allowanceHeaders, header, jsonBody } from './responses.js';
@@ -91,7 +91,7 @@ export const paths: Record<string, PathItem> = {
           required: false,
           description:
             'A key of your choosing (a UUID) that makes retrying this train safe; 1-128 visible ASCII characters.',
-          schema: { type: 'string', pattern: '^[!-~]{1,128}$' },
+          schema: fromValibot(idempotencyKeySchema),
         },
       ],
       requestBody: {

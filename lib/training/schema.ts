@@ -57,6 +57,9 @@ const partNumberSchema = v.pipe(
   v.maxValue(MAX_PARTS, `must be at most ${MAX_PARTS}`),
 );
 
+/** The `Idempotency-Key` header of POST /api/train: 1-128 visible ASCII characters (a UUID is a good choice). */
+export const idempotencyKeySchema = v.pipe(v.string(), v.regex(/^[\x21-\x7e]{1,128}$/));
+
 /** The body of POST /api/train. */
 export const trainRequestSchema = v.object(
   {
