@@ -28,8 +28,8 @@ import {
   validationErrorSchema,
 } from '../../lib/http/schema.js';
 import { openApiDocument } from '../../lib/openapi/index.js';
-import { feedbackHandlers } from '../../lib/questions/handlers.js';
-import { feedbackResponseSchema } from '../../lib/questions/schema.js';
+import { adminQuestionsHandlers, feedbackHandlers } from '../../lib/questions/handlers.js';
+import { feedbackResponseSchema, questionsResponseSchema } from '../../lib/questions/schema.js';
 import { createServices, type Services } from '../../lib/services/index.js';
 import { upstashStore } from '../../lib/store/index.js';
 import { suggestionsHandlers } from '../../lib/suggestions/handlers.js';
@@ -179,12 +179,36 @@ describe('response bodies against the schemas the document is generated from', (
     );
     expect(uploaded.status).toBe(200);
     expectBoth(uploadedImageSchema, 'UploadResponse', uploaded.body);
+
+    form.set('train', 'true');
+    const trained = await answer(
+      uploadHandlers(of),
+      new Request(`${base}/upload`, { method: 'POST', body: form, headers: { 'x-real-ip': '192.0.2.41' } }),
+    );
+    expect(trained.body).toMatchObject({ training: { status: 'no_text' } });
+    expectBoth(uploadedImageSchema, 'UploadResponse', trained.body);
+
+    form.set('train', 'perhaps');
+    const refused = await answer(
+      uploadHandlers(of),
+      new Request(`${base}/upload`, { method: 'POST', body: form, headers: { 'x-real-ip': '192.0.2.42' } }),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'validation_failed', field: 'train' });
+    expectBoth(validationErrorSchema, 'ValidationError', refused.body);
   });
 
   it('GET /api/suggestions: the questions', async () => {
     const suggested = await answer(suggestionsHandlers(of), get('/suggestions'));
     expect((suggested.body as { questions: string[] }).questions.length).toBeGreaterThan(0);
     expectBoth(suggestionsResponseSchema, 'SuggestionsResponse', suggested.body);
+  });
+
+  it('GET /api/admin/questions: what visitors asked', async () => {
+    const asked = await answer(adminQuestionsHandlers(of), get('/admin/questions?kind=top&days=7', owner));
+    expect(asked.status).toBe(200);
+    expect((asked.body as { questions: unknown[] }).questions.length).toBeGreaterThan(0);
+    expectBoth(questionsResponseSchema, 'QuestionsResponse', asked.body);
   });
 
   it('the admin endpoints: stats, previews, documents, session, reset-model', async () => {
