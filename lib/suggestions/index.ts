@@ -3,7 +3,6 @@
 export { questionFromHeading } from './phrase.js';
 export {
   type AnswersQuestion,
-  answeredSuggestions,
   MAX_SUGGESTIONS,
   type SuggestionKnowledge,
   suggestedQuestions,

@@ -43,16 +43,6 @@ export function suggestedQuestions(knowledge: SuggestionKnowledge, answers?: Ans
   return questions;
 }
 
-/**
- * The questions `suggestedQuestions` found answered for this state of the index; none until it
- * has run with its check. For a caller that cannot run the check itself (the pipeline's
- * don't-know reply runs it first), so that it offers nothing unchecked.
- */
-export function answeredSuggestions(passages: PassageIndex, _model?: LanguageModel): string[] {
-  const cached = cache.get(passages);
-  return cached && cached.size === passages.size && cached.checked ? cached.questions : [];
-}
-
 function fromHeadings({ passages, model }: SuggestionKnowledge, answers?: AnswersQuestion): string[] {
   const isName = (word: string) => usuallyCapitalised(model, word);
   const candidates = passages.sections
