@@ -234,6 +234,13 @@ describe('compose', () => {
     expect(reply.text).not.toMatch(/api\/train|npm run/);
   });
 
+  it("says it does not know when a word the question is about is no English word and was never taught (a tool's name)", async () => {
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
+    // "timeout" and "request" are taught; "zorblax" is a name nobody taught.
+    expect(ask(knowledge, 'What is the default request timeout in zorblax?').confidence.level).toBe('none');
+    expect(ask(knowledge, 'What is the default request timeout?').confidence.level).toBe('answer');
+  });
+
   it('tells the owner of an empty install how to teach it', async () => {
     const knowledge = await knowledgeOf();
     const reply = ask(knowledge, 'What is the default timeout?');
