@@ -151,8 +151,9 @@ export const schemas: Record<string, JsonSchema> = {
     properties: {
       text: 'At most 1 MB of UTF-8; more is a 413. Not only whitespace.',
       format:
-        'How the text is written: plain text (manuals, FAQs, a sentence a line), Markdown, HTML, or a dialogue ' +
-        '("User:"/"Assistant:" or "Q:"/"A:" turns; one without turns is a 400). It is read by its structure: ' +
+        'How the text is written: plain text (manuals, FAQs, a sentence a line), Markdown, HTML, a dialogue ' +
+        '("User:"/"Assistant:" or "Q:"/"A:" turns; one without turns is a 400), or Vim help (`vimhelp`: Vim\'s ' +
+        'manuals; plain text ending in the `vim:...:ft=help` modeline is read as it too). It is read by its structure: ' +
         'sections under headings, paragraphs, list items, code, table rows.',
       name: 'A file name the replies cite the text by (e.g. "docs/install.md").',
       documentId:
@@ -183,9 +184,9 @@ export const schemas: Record<string, JsonSchema> = {
         description: 'Cite it by this name instead of the file name.',
       },
       format: {
-        enum: ['text', 'markdown', 'html', 'dialogue'],
+        enum: ['text', 'markdown', 'html', 'dialogue', 'vimhelp'],
         description:
-          'Read a text file as this format instead of the one its name says (e.g. a .txt dialogue).',
+          'Read a text file as this format instead of the one its name says (e.g. a .txt dialogue, a .txt of Vim help).',
       },
       documentId: {
         type: 'string',
@@ -249,7 +250,7 @@ export const schemas: Record<string, JsonSchema> = {
           properties: {
             id: { type: 'string' },
             name: { type: 'string', description: 'The name citations show.' },
-            format: { type: 'string', enum: ['text', 'markdown', 'html', 'pdf', 'dialogue'] },
+            format: { type: 'string', enum: ['text', 'markdown', 'html', 'pdf', 'dialogue', 'vimhelp'] },
             bytes: { ...count, description: 'Bytes sent (the file as it is, or the text).' },
             sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
             passages: { ...count, description: 'Passages it gives the index.' },
