@@ -48,6 +48,10 @@ const CHAPTER = [
   '',
   'USING REGISTERS',
   '',
+  'x\tdelete character under the cursor',
+  'dw\tdelete from cursor to next start of word',
+  'If you use "c" instead of "d" they become change commands.',
+  '',
   'The registers used for recording are the same ones you used for yank.',
   '',
   '==============================================================================',
@@ -113,6 +117,15 @@ describe('the Vim help reader', () => {
       ['^', '^: Move to the beginning of the line.'],
       ['i#include "<Esc>', 'i#include "<Esc>: Insert the string #include " at the beginning of the line.'],
       ['q', 'q: Stop recording the macro.'],
+    ]);
+  });
+
+  it('reads a column layout at the margin (a tab between the columns) as rows, prose after it as prose', () => {
+    expect(sections[2].blocks.map((block) => [block.kind, block.text])).toEqual([
+      ['table-row', 'x: delete character under the cursor'],
+      ['table-row', 'dw: delete from cursor to next start of word'],
+      ['paragraph', 'If you use "c" instead of "d" they become change commands.'],
+      ['paragraph', 'The registers used for recording are the same ones you used for yank.'],
     ]);
   });
 

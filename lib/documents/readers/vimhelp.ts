@@ -63,6 +63,8 @@ const LIST_ITEM = /^(?:\d+[.)]|[-•*])\s+\S/;
  * or at least two spaces, then more. Prose with two spaces after a full stop is not one.
  */
 const COLUMNS = /^(\S(?:[^\t]{0,22}?[^\s.!?])?)(?:\t+| {2,})(\S.*)$/;
+/** Two columns at the margin: only a tab separates them there (prose has two spaces after a full stop). */
+const MARGIN_COLUMNS = /^(\S(?:[^\t]{0,22}?[^\s.!?:])?)\t+(\S.*)$/;
 /** A screen picture or diagram line: a box's edge, or more signs than letters. */
 function isPicture(text: string): boolean {
   if (/^[+|]/.test(text)) return true;
@@ -216,6 +218,13 @@ class VimHelpReader {
     return alone && words.length <= 60 && CAPITALS.test(words) && /[A-Z]{2}/.test(words);
   }
 
+  /** A line at the margin whose short first column is followed by a tab and more. */
+  private isMarginRow(i: number): boolean {
+    const line = this.lines[i];
+    if (line?.indent !== 0 || line.text === '') return false;
+    return MARGIN_COLUMNS.test(line.raw.replace(TRAILING_TAGS, ''));
+  }
+
   /** Reads the block starting at `i` (not blank, not a heading); returns the next line. */
   private readBlock(i: number): number {
     const line = this.lines[i];
@@ -224,6 +233,9 @@ class VimHelpReader {
     if (line.indent > 0 && line.tabbed && COLUMNS.test(line.raw.trim().replace(TRAILING_TAGS, ''))) {
       return this.readRows(i);
     }
+    // A column layout at the margin ("x<Tab>delete character ..."): two such lines at least, so
+    // that a lone line with a tab in it stays prose.
+    if (this.isMarginRow(i) && this.isMarginRow(i + 1)) return this.readRows(i);
     if (line.indent === 0 && LIST_ITEM.test(line.text)) return this.readParagraph(i, 'list-item');
     return this.readParagraph(i, 'paragraph');
   }
@@ -348,9 +360,11 @@ class VimHelpReader {
       }
       row = undefined;
     };
+    const base = this.lines[start].indent;
     for (; i < this.lines.length; i++) {
       const line = this.lines[i];
-      if (line.text === '' || line.indent === 0 || /\s~$/.test(line.text)) break;
+      if (line.text === '' || line.indent < base || /\s~$/.test(line.text)) break;
+      if (base === 0 && line.indent === 0 && !this.isMarginRow(i)) break;
       const cells = COLUMNS.exec(line.raw.trim().replace(TRAILING_TAGS, ''));
       if (row && line.indent > row.indent) {
         // A description wrapped under itself: part of the row above.
