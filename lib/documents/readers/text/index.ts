@@ -102,6 +102,11 @@ class TextReader {
       return i + 1;
     }
     if (this.inContents || this.isContentsLine(line)) return i + 1;
+    if (this.isContentsTitle(i)) {
+      // "Table of Contents" alone: what follows lists the headings, up to the first of them.
+      this.inContents = true;
+      return i + 1;
+    }
     if (this.manTitle !== undefined && this.bodyIndent === undefined && line.indent > 0) {
       this.bodyIndent = line.indent;
     }
@@ -162,6 +167,18 @@ class TextReader {
       case 'subsection':
         return 1.5;
     }
+  }
+
+  /** "Contents" or "Table of Contents" alone at the margin, though not read as a heading. */
+  private isContentsTitle(i: number): boolean {
+    const line = this.lines[i];
+    const blank = (other: SourceLine | undefined) => other === undefined || other.text === '';
+    return (
+      line.indent === 0 &&
+      CONTENTS_HEADING.test(line.text) &&
+      blank(this.lines[i - 1]) &&
+      blank(this.lines[i + 1])
+    );
   }
 
   /** A line of a table of contents: it repeats a heading of the document. */
@@ -229,7 +246,9 @@ class TextReader {
     }
     const indent = Math.min(...run.map((line) => line.indent));
     if (this.isCentredTitle(run)) {
-      this.builder.heading(0.25, run[0].text);
+      // The first centred line names the document; one more before any text ("Version 11.0"
+      // under "The Debian GNU/Linux FAQ") is a subtitle, not a heading over everything.
+      if (this.builder.innermostLevel === undefined) this.builder.heading(0.25, run[0].text);
       return j;
     }
     const reference = this.proseIndent ?? this.bodyIndent ?? 0;
