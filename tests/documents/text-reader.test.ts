@@ -60,7 +60,7 @@ describe('the text reader', () => {
     );
   });
 
-  it('reads a DocBook FAQ in text: its title, "Chapter N." headings, questions wrapped over lines, no contents', () => {
+  it('reads a DocBook FAQ in text: its title, "Chapter N." headings, questions wrapped over lines, term lists, no contents', () => {
     const faq = [
       '',
       '                      The Example GNU/Linux FAQ',
@@ -90,6 +90,16 @@ describe('the text reader', () => {
       '',
       '    With apt, use apt-mark hold package_name.',
       '',
+      '    The individual scripts are:',
+      '',
+      '    prerm',
+      '',
+      '        This script typically stops any daemons of the package.',
+      '',
+      '    postrm',
+      '',
+      '        This script removes files created by the package.',
+      '',
       '1.3. Numbered paragraphs that wrap onto a second line at the margin',
       'are prose when nothing indented follows them.',
       '',
@@ -108,6 +118,13 @@ describe('the text reader', () => {
     expect(sections[0].blocks.map((block) => block.text)).toEqual([
       'Each package is assigned a priority by the distribution maintainers.',
     ]);
+    // A term list as DocBook prints it: the term, a blank line, its description indented under it.
+    expect(sections[1].blocks.filter((block) => block.name).map((block) => [block.name, block.text])).toEqual(
+      [
+        ['prerm', 'prerm: This script typically stops any daemons of the package.'],
+        ['postrm', 'postrm: This script removes files created by the package.'],
+      ],
+    );
     const text = sections.flatMap((section) => section.blocks.map((block) => block.text)).join('\n');
     expect(text).not.toContain('Version 11.0');
     expect(text).toContain('Numbered paragraphs that wrap onto a second line at the margin are prose');
