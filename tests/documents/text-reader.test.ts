@@ -100,6 +100,16 @@ describe('the text reader', () => {
       '',
       '        This script removes files created by the package.',
       '',
+      '    To find the package of a file run either:',
+      '',
+      '      * dpkg --search foo',
+      '',
+      '        This searches installed packages only.',
+      '',
+      '      * apt-file search foo',
+      '',
+      '        This finds files of packages that are not installed.',
+      '',
       '1.3. Numbered paragraphs that wrap onto a second line at the margin',
       'are prose when nothing indented follows them.',
       '',
@@ -123,6 +133,9 @@ describe('the text reader', () => {
       [
         ['prerm', 'prerm: This script typically stops any daemons of the package.'],
         ['postrm', 'postrm: This script removes files created by the package.'],
+        // So is a list of commands, each explained in a paragraph indented under it after a blank line.
+        ['dpkg --search foo', 'This searches installed packages only.'],
+        ['apt-file search foo', 'This finds files of packages that are not installed.'],
       ],
     );
     const text = sections.flatMap((section) => section.blocks.map((block) => block.text)).join('\n');

@@ -211,6 +211,22 @@ class TextReader {
     });
     this.announced = /:$/.test(text);
     this.proseIndent = textIndent;
+    const after = lines[j + 1];
+    if (
+      !named &&
+      lines[j]?.text === '' &&
+      after !== undefined &&
+      after.text !== '' &&
+      after.indent >= textIndent - 1 &&
+      after.indent > first.indent &&
+      !BULLET.test(after.text) &&
+      isItemName(text)
+    ) {
+      // An item that names a command or a term, its explanation in paragraphs indented under it
+      // after a blank line (DocBook's and many FAQs' lists: "* dpkg --search foo" / "" / "  This
+      // searches ..."): those paragraphs describe it and keep its name, as a term's do.
+      this.openTerms.push({ name: text, indent: textIndent });
+    }
     return j;
   }
 
@@ -327,4 +343,9 @@ class TextReader {
     }
     this.announced = /:$/.test(run[run.length - 1].text) || this.exampleMarked;
   }
+}
+
+/** A list item short enough to name what the paragraphs under it explain: not a sentence. */
+function isItemName(text: string): boolean {
+  return text.length <= 60 && text.split(/\s+/).length <= 8 && !/[.,;:!?)]$/.test(text);
 }
