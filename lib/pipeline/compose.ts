@@ -1,5 +1,8 @@
-import { exampleQuestions } from '../dialogue/index.js';
-import { suggestedQuestions, unknownReplyText } from '../suggestions/index.js';
+import {
+  answeredSuggestions as exampleQuestions,
+  suggestedQuestions,
+  unknownReplyText,
+} from '../suggestions/index.js';
 import { answersQuestion } from './answerable.js';
 import type { Extracted } from './extract/index.js';
 import type { Knowledge } from './types.js';

@@ -199,7 +199,11 @@ function answerQuestion(
   const best = judged.best;
   const search = searches[best?.reading ?? 0];
   const resolved = search.reading.resolved;
-  const readAs = resolved ? { readAs: search.reading.question, leansOn: understood.followUp.leansOn } : {};
+  // A pronoun left in place is read with the earlier question's words: both say what was asked.
+  const question = search.reading.carried
+    ? `${search.reading.question} (following “${search.reading.carried}”)`
+    : search.reading.question;
+  const readAs = resolved ? { readAs: question, leansOn: understood.followUp.leansOn } : {};
   const readNote = resolved
     ? `read as: "${search.reading.question}"${search.reading.carried ? ` (with "${search.reading.carried}")` : ''}, leaning on turn ${understood.followUp.leansOn} ("${understood.followUp.lastQuestion}")`
     : '';

@@ -104,8 +104,16 @@ function judgeHit(
   const proximity = proximityOfWords(words, ownTerms);
   const fitsWanted = fits(index, hit.id, text, search.reading.shape.wants);
   const run = messageWords.length > 1 ? sharedRun(messageWords, words) : messageWords.length;
-  const named = flags.length > 0 && namesFlag(index.names.get(hit.id), flags) ? NAMED_BONUS : 0;
   const section = index.section(hit.id);
+  const namedEntry = flags.length > 0 && headingNames(section.path.at(-1), flags);
+  // A reference entry opens with what its name is: the first unit under a heading the question
+  // names is the definition ("SQLITE_BUSY: The database file could not be written ...").
+  const named =
+    flags.length > 0 && namesFlag(index.names.get(hit.id), flags)
+      ? NAMED_BONUS
+      : namedEntry
+        ? NAMED_BONUS + (index.sibling(hit.id, -1) < 0 ? UNIT_KIND_BONUS : 0)
+        : 0;
   const title = section.file ? titleOf(section.file) : 0;
   const prior = search.reading.prior;
   // A follow-up asks for something the earlier answer did not give: its very unit is the one
@@ -222,9 +230,24 @@ function titleShare(file: string, terms: ReadonlySet<string>): number {
   return words.filter((term) => terms.has(term)).length / Math.min(words.length, terms.size);
 }
 
-/** Command-line options a question writes: "-c", "--connections" (case kept: -c is not -C). */
+/**
+ * Names a question writes as the code does: command-line options ("-c", "--connections"; case
+ * kept: -c is not -C) and identifiers (`SQLITE_BUSY`, `page_size`, `genReqId`, `fastify.close`).
+ * A reference entry is written under its name, so a question that writes the name asks for it.
+ */
 function flagsIn(message: string): string[] {
-  return [...message.matchAll(/(?:^|[\s(`"'])(--?[A-Za-z][\w-]*)/g)].map((match) => match[1]);
+  const options = [...message.matchAll(/(?:^|[\s(`"'])(--?[A-Za-z][\w-]*)/g)].map((match) => match[1]);
+  const identifiers = [
+    ...message.matchAll(/(?:^|[\s(`"'])([A-Za-z][\w]*(?:[_.][\w]+)+|[a-z]+[A-Z]\w*)(?=[\s)`"'?.,!:;]|$)/g),
+  ].map((match) => match[1].replace(/\.$/, ''));
+  return [...options, ...identifiers];
+}
+
+/** True when a section's heading is written as one of the names: "(5) SQLITE_BUSY", "`page_size`", "genReqId". */
+function headingNames(heading: string | undefined, names: readonly string[]): boolean {
+  if (!heading) return false;
+  const forms = heading.split(/[\s,()`[\]]+/).filter(Boolean);
+  return names.some((name) => forms.includes(name));
 }
 
 /** True when an entry's name is one of the options ("-c/--connections NUM", "-c, --count"). */

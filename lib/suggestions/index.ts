@@ -3,6 +3,7 @@
 export { questionFromHeading } from './phrase.js';
 export {
   type AnswersQuestion,
+  answeredSuggestions,
   MAX_SUGGESTIONS,
   type SuggestionKnowledge,
   suggestedQuestions,

@@ -128,6 +128,29 @@ describe('gather and rank', () => {
     expect(knowledge.passages.text(best.hit.id)).toMatch(/^Idle connections are closed/);
   });
 
+  it('puts the entry a question names by its identifier first, opening with its definition', async () => {
+    const knowledge = await knowledgeOf({
+      format: 'markdown',
+      name: 'codes.md',
+      text: [
+        '# Result codes',
+        'Every call returns a result code; a code other than OK is an error.',
+        '## (1) GENERIC',
+        'The GENERIC result code is a generic error code, used when no other error code applies.',
+        '## (2) FULL',
+        'The FULL result code says the disk is full: an insert or update error, not a corrupt store.',
+        '## (261) LOCK_BUSY_RECOVERY',
+        'The LOCK_BUSY_RECOVERY error code is an extended error code for LOCK_BUSY that says another process is recovering the store after a crash.',
+        '## (5) LOCK_BUSY',
+        'The LOCK_BUSY result code says that the store could not be written because another connection holds it.',
+        'A LOCK_BUSY error can occur at any point in a transaction, even when it commits.',
+      ].join('\n\n'),
+    });
+    expect(ask(knowledge, 'What does the LOCK_BUSY error mean?').text).toMatch(
+      /^The LOCK_BUSY result code says/,
+    );
+  });
+
   it('scores question words standing together above the same words apart', () => {
     const terms = new Set(termsOf('certificate chain'));
     expect(proximityOf('the certificate chain is broken', terms)).toBe(1);

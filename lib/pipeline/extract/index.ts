@@ -12,6 +12,7 @@ import {
   OTHER_PASSAGE_SHARE,
 } from '../tuning.js';
 import type { EvidenceBudget, Source } from '../types.js';
+import type { QuestionShape } from '../understand/shape.js';
 import { fitsKind } from './kind-fit.js';
 import { type AnswerCandidate, answerCandidates, type EvidenceLine } from './short-answer.js';
 import { fence, passageSnippet, sourceOf } from './snippet.js';
@@ -57,6 +58,7 @@ export function extract(
   const weights = new Map(search.query.map((term, i) => [term.term, search.idf[i] * term.weight]));
   const shape = search.reading.shape;
   const questionTerms = new Set(search.query.map((term) => term.term));
+  const ownTerms = new Set(search.query.slice(0, search.own).map((term) => term.term));
   const maxIdf = index.idf('');
   const isName = (word: string) => usuallyCapitalised(model, word);
   const lines = evidenceLines(index, shape.kind === 'choice' ? evidence : evidence.slice(0, NAMING_PASSAGES));
@@ -66,6 +68,7 @@ export function extract(
     lines,
     (term) => (index.idf(term) / maxIdf) ** 2,
     isName,
+    search.reading.carried ? ownTerms : questionTerms,
   ).filter((candidate) => fitsKind(index, candidate.text, shape.kind));
   const answer = request.single ? null : confidentAnswer(candidates);
   const cited = request.single ? [best] : citedEvidence(index, evidence, best, answer, request.budget.cite);
@@ -76,16 +79,7 @@ export function extract(
   const limit = request.maxTokens ?? Number.POSITIVE_INFINITY;
   let used = 0;
   for (const item of cited) {
-    const snippet = snippetOf(
-      model,
-      index,
-      item,
-      weights,
-      answer,
-      covered,
-      request.budget.cite > 1,
-      shape.wants,
-    );
+    const snippet = snippetOf(model, index, item, weights, answer, covered, request.budget.cite > 1, shape);
     if (!snippet) continue;
     const cost = countTokens(snippet.text);
     // Later snippets that do not fit are left out whole; the first one always stays.
@@ -179,10 +173,10 @@ function snippetOf(
   answer: string | null,
   covered: Set<string>,
   allowSecond: boolean,
-  wants: string,
+  shape: QuestionShape,
 ): { text: string; block: boolean } | null {
   const id = item.hit.id;
-  const snippet = passageSnippet(model, index, id, { weights, answer, allowSecond });
+  const snippet = passageSnippet(model, index, id, { weights, answer, allowSecond, shape });
   if (covered.has(snippet.keys[0])) return null;
   for (const key of snippet.keys) covered.add(key);
   let text = snippet.text;
@@ -196,7 +190,7 @@ function snippetOf(
       break;
     }
   }
-  const name = unitName(index, id, wants);
+  const name = unitName(index, id, shape.wants);
   if (name && !text.toLowerCase().includes(name.toLowerCase())) {
     const shown = index.section(id).markdown ? `\`${name}\`` : name;
     text = /^- /.test(text) ? `- ${shown}: ${text.slice(2)}` : `${shown}: ${text}`;
@@ -211,7 +205,7 @@ function snippetOf(
 
 /**
  * The name a unit describes, from the last heading of its section, when that heading is written
- * as a name: an identifier (`max_retries`, `--keep`), a name and its type (`retries (Number)`:
+ * as a name: an identifier (`max_retries`, `--keep`, `after`), a name and its type (`retries (Number)`:
  * "retries"), or any short heading when the question asks which setting. Reference documentation
  * puts the name in the heading and only the description below it.
  */
@@ -221,7 +215,9 @@ function unitName(index: PassageIndex, id: number, wants: string): string | null
   if (!heading) return null;
   const typed = /^(\S+)\s*\([^)]*\)$/.exec(heading);
   if (typed) return typed[1].replace(/^`|`$/g, '');
-  if (/^`?(?:--?[\w-]+|[\w-]*[_.][\w.-]+|[a-z]+[A-Z]\w*)`?$/.test(heading))
+  // Prose headings start with a capital; one word in lower case (`after`, `ready`) is a name
+  // from the code: a method, an option, a command.
+  if (/^`?(?:--?[\w-]+|[\w-]*[_.][\w.-]+|[a-z]+[A-Z]\w*|\.?[a-z][\w-]*)`?$/.test(heading))
     return heading.replace(/^`|`$/g, '');
   if (wants === 'name' && heading.split(/\s+/).length <= 3 && heading.length <= 40) return heading;
   return null;

@@ -28,6 +28,13 @@ const NUMBER_WORDS = new Set(
   seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand
   million`.split(/\s+/),
 );
+/**
+ * A word written in title case ("Hudson", "Jordan"). Places and the things a "which X" question
+ * asks for are named so; a word in capitals throughout is an acronym or a keyword of the domain
+ * (SQL, NULL, UPDATE), which a text writes the same way everywhere, so it is no answer of its own.
+ * (A person may be written in capitals: the KJV's LORD.)
+ */
+const TITLE_CASE = /^\p{Lu}\p{Ll}/u;
 /** How near (in tokens) a candidate must be to the words of the question to count fully. */
 const NEARNESS = 6;
 const AGENT_BONUS = 1.5;
@@ -48,16 +55,21 @@ export function answerCandidates(
   rarity: (term: string) => number,
   /** True when the taught text usually writes the word capitalised: a name, not a word that starts a quote. */
   isName: (word: string) => boolean,
+  /**
+   * The message's own words, which a short answer must stand near. For a follow-up the words
+   * carried from the earlier question are left out: a name beside them answered that question.
+   */
+  nearTerms: ReadonlySet<string> = questionTerms,
 ): AnswerCandidate[] {
   if (!['person', 'place', 'choice', 'number'].includes(shape.kind)) return [];
-  const totals = new Map<string, AnswerCandidate & { best: number }>();
+  const totals = new Map<string, AnswerCandidate & { best: number; near: boolean }>();
   evidence.forEach((line, lineIndex) => {
     const tokens = tokenize(line.text);
     const folded = tokens.map((token) => foldCase(token));
     const matchedAt: number[] = [];
     folded.forEach((word, i) => {
       const term = searchTerm(word);
-      if (term && questionTerms.has(term)) matchedAt.push(i);
+      if (term && nearTerms.has(term)) matchedAt.push(i);
     });
     const nearness = (i: number) => {
       let distance = Number.POSITIVE_INFINITY;
@@ -68,8 +80,9 @@ export function answerCandidates(
       const term = searchTerm(text.split(' ')[0]);
       const score = line.weight * nearness(at) * bonus * (term ? rarity(term) : 1);
       const key = text.toLowerCase();
-      const entry = totals.get(key) ?? { text, score: 0, line: lineIndex, best: 0 };
+      const entry = totals.get(key) ?? { text, score: 0, line: lineIndex, best: 0, near: false };
       entry.score += score;
+      if (matchedAt.length > 0) entry.near = true;
       if (score > entry.best) {
         entry.best = score;
         entry.line = lineIndex;
@@ -107,7 +120,7 @@ export function answerCandidates(
         if (
           folded[i] === shape.focus &&
           i > 0 &&
-          /^\p{Lu}/u.test(tokens[i - 1]) &&
+          TITLE_CASE.test(tokens[i - 1]) &&
           isAnswerWord(i - 1) &&
           isName(folded[i - 1])
         ) {
@@ -135,7 +148,10 @@ export function answerCandidates(
         add(tokens[i], i, AGENT_BONUS);
         continue;
       }
-      const capitalised = /^\p{Lu}/u.test(tokens[i]) && isName(folded[i]) && !partOfQuestionName(i);
+      const capitalised =
+        (shape.kind === 'place' ? TITLE_CASE : /^\p{Lu}/u).test(tokens[i]) &&
+        isName(folded[i]) &&
+        !partOfQuestionName(i);
       const startsSentence = i === 0 || SENTENCE_BREAK.has(tokens[i - 1]);
       // A name after "of" is a possessor ("the God of Isaac"), seldom the one a question asks for.
       // A sentence's first word is capitalised anyway: it counts as a name only when the text
@@ -157,7 +173,12 @@ export function answerCandidates(
       }
     }
   });
+  // For a follow-up, a name only ever seen in lines without the message's own words stood beside
+  // the earlier question's topic: it answered that question, not this one. (A first question
+  // keeps names of the neighbouring line: a verse often names who the one before speaks of.)
+  const carried = nearTerms !== questionTerms;
   return [...totals.values()]
+    .filter((entry) => !carried || entry.near)
     .map(({ text, score, line }) => ({ text, score, line }))
     .sort((a, b) => b.score - a.score);
 }

@@ -2,7 +2,15 @@ import type { LanguageModel } from '../../lm/index.js';
 import type { PassageIndex } from '../../retrieval/index.js';
 import { includesWord, splitSentences } from '../../text/index.js';
 import type { Source } from '../types.js';
+import type { QuestionShape } from '../understand/shape.js';
 import { trimToQuestion, weightOf } from './trim.js';
+
+/**
+ * What a sentence that states the kind of thing asked counts against one that matches the
+ * question's words alike: "the default cache size is -2000" answers "what is the default cache
+ * size?" where "the default page cache honors the request" only repeats its words.
+ */
+const STATES_SHARE = 1.3;
 
 /** Words one unit of prose may give a reply: about a short paragraph, so two units fit a reply of 80 tokens. */
 const UNIT_WORDS = 50;
@@ -27,6 +35,8 @@ export interface SnippetRequest {
   answer: string | null;
   /** A second sentence of the same paragraph may join the first. */
   allowSecond: boolean;
+  /** What the question asks for: a sentence that states that kind of thing answers it. */
+  shape?: Pick<QuestionShape, 'kind' | 'wants'>;
 }
 
 /**
@@ -54,7 +64,8 @@ export function passageSnippet(
       sentence,
       order,
       weight:
-        weightOf(sentence, request.weights) +
+        weightOf(sentence, request.weights) *
+          (statesWhatIsAsked(sentence, request.shape) ? STATES_SHARE : 1) +
         (request.answer && includesWord(sentence, request.answer) ? 1 : 0),
     }))
     .sort((a, b) => b.weight - a.weight || a.order - b.order);
@@ -236,4 +247,20 @@ function formatOf(file: string | undefined): Source['format'] | undefined {
   if (/\.html?$/i.test(file)) return 'html';
   if (/\.pdf$/i.test(file)) return 'pdf';
   return undefined;
+}
+
+/** A value as documentation writes one: a number, on/off, true/false, a quoted or code value. */
+const VALUE = /\d|\b(?:on|off|true|false|yes|no|none|null|enabled|disabled)\b|["“'‘`][^"”'’`]+["”'’`]/i;
+const REASON = /\b(?:because|since|so that|in order to|due to|therefore|the reason)\b/i;
+
+/**
+ * Whether a sentence states the kind of thing the question asks for: a default with its value, a
+ * quantity or a time with a number, a reason with a word of cause.
+ */
+function statesWhatIsAsked(sentence: string, shape: SnippetRequest['shape']): boolean {
+  if (!shape) return false;
+  if (shape.wants === 'default') return /\bdefault/i.test(sentence) && VALUE.test(sentence);
+  if (shape.kind === 'number' || shape.kind === 'time') return /\d/.test(sentence);
+  if (shape.wants === 'reason') return REASON.test(sentence);
+  return false;
 }

@@ -61,7 +61,6 @@ const WHY =
 const ELLIPSIS_START =
   /^(?:and|but|also|so|or|then|what about|how about|and what about|and how about)\b[\s,]*/i;
 const PERSON_PRONOUN = /\b(he|him|his|she|her|hers|they|them|their)\b/i;
-const THING_PRONOUN = /\b(it|its)\b/i;
 /**
  * "there" as a place: at the end of a clause. Followed by a verb ("there is", "there came") it is
  * the existential "there", which points at nothing.
@@ -154,14 +153,8 @@ function rewriteWith(
         return personForm(word, entity.text, whole.slice(offset + word.length));
       },
     );
-    // "it" is replaced only in a short question ("Does it support ranges?"); a longer one names its own topic.
-    const thingPronoun = contentWords(question) <= 3 ? new RegExp(THING_PRONOUN, 'gi') : /$^/;
-    question = question.replace(thingPronoun, (word) => {
-      const entity = referent(focus, 'thing') ?? topicOf(focus);
-      if (!entity) return word;
-      replaced = true;
-      return word.toLowerCase() === 'its' ? `${entity.text}'s` : entity.text;
-    });
+    // "it" is what the earlier question was about, which its words say better than any one name:
+    // it is left in place and the earlier question's words are carried (pointsBack below).
     question = question.replace(PLACE_PRONOUN, (whole, word: string) => {
       const entity = referent(focus, 'place');
       if (!entity) return whole;
@@ -252,24 +245,6 @@ function pointsBack(question: string): boolean {
 const DEMONSTRATIVE = /\b(?:it|its|that|this|these|those|them|they|one)\b/i;
 /** A demonstrative with its noun ("this option", "that command") points back as a whole. */
 const DEMONSTRATIVE_PHRASE = /\b(?:this|that|these|those|the other|the same)\s+\p{L}+/giu;
-
-/**
- * The topic of the last question when it names nothing: the noun after its first article or
- * possessive ("Where does the river flow?" -> "river"), else its last content word ("How do I
- * install semver?" -> "semver").
- */
-function topicOf(focus: Focus): { text: string } | undefined {
-  const afterArticle = /\b(?:the|a|an|my|your|this|that|these|those|our)\s+([\p{L}\p{N}_.-]{3,})/iu.exec(
-    focus.lastQuestion,
-  )?.[1];
-  if (afterArticle && !QUESTION_WORDS.has(afterArticle.toLowerCase())) return { text: afterArticle };
-  const words = focus.lastQuestion
-    .replace(/[?.!,]/g, ' ')
-    .split(/\s+/)
-    .filter((word) => word.length > 2 && !QUESTION_WORDS.has(word.toLowerCase()));
-  const topic = words[words.length - 1];
-  return topic ? { text: topic } : undefined;
-}
 
 /** Words of a question other than question words, pronouns and other short words. */
 function contentWords(question: string): number {
