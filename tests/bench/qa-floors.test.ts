@@ -99,16 +99,16 @@ const FLOORS: Floor[] = [
     bWrongCited: 13,
     honest: 8,
   },
-  // held out: 9 / 9 and 9 / 9 of 20; wrong but cited 5, 5; honest 6/10, 6/10
+  // held out: 10 / 10 and 10 / 10 of 20; wrong but cited 4, 4; honest 6/10, 6/10 (main 6201f63's pipeline)
   {
     set: 'Four npm READMEs in one Markdown file',
     half: 'heldout',
-    aHit: 8,
-    bHit: 8,
-    aLead: 8,
-    bLead: 8,
-    aWrongCited: 7,
-    bWrongCited: 7,
+    aHit: 9,
+    bHit: 9,
+    aLead: 9,
+    bLead: 9,
+    aWrongCited: 6,
+    bWrongCited: 6,
     honest: 5,
   },
 ];
