@@ -124,8 +124,9 @@ export const schemas: Record<string, JsonSchema> = {
     properties: {
       text: 'At most 1 MB of UTF-8; more is a 413. Not only whitespace.',
       format:
-        'How the text is written: plain text (manuals, FAQs, a sentence a line), Markdown, HTML, or a dialogue ' +
-        '("User:"/"Assistant:" or "Q:"/"A:" turns; one without turns is a 400). It is read by its structure: ' +
+        'How the text is written: plain text (manuals, FAQs, a sentence a line), Markdown, HTML, a dialogue ' +
+        '("User:"/"Assistant:" or "Q:"/"A:" turns; one without turns is a 400), or Vim help (`vimhelp`: Vim\'s ' +
+        'manuals; plain text ending in the `vim:...:ft=help` modeline is read as it too). It is read by its structure: ' +
         'sections under headings, paragraphs, list items, code, table rows.',
       name: 'A file name the replies cite the text by (e.g. "docs/install.md").',
       documentId:
@@ -145,7 +146,8 @@ export const schemas: Record<string, JsonSchema> = {
         "at most 4 MB. A PDF's text is extracted (one that cannot be read or holds no text is a 400); the 1 MB " +
         'text limit applies after extraction (413).',
       name: 'Cite it by this name instead of the file name.',
-      format: 'Read a text file as this format instead of the one its name says (e.g. a .txt dialogue).',
+      format:
+        'Read a text file as this format instead of the one its name says (e.g. a .txt dialogue, a .txt of Vim help).',
       documentId: documentIdNote,
       url: 'Where a citation of the document links (http or https).',
       sha256: sha256Note,

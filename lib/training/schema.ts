@@ -7,8 +7,8 @@ export const TRAIN_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
 /** Largest file a multipart train may carry (a PDF is larger than its text; Vercel caps bodies at 4.5 MB). */
 export const MAX_TRAIN_FILE_BYTES = 4 * 1024 * 1024;
 
-/** The formats a JSON train may name (a PDF comes as a file). */
-export const TRAIN_FORMATS = ['text', 'markdown', 'html', 'dialogue'] as const;
+/** The formats a JSON train may name (a PDF comes as a file); `vimhelp` is Vim's help format. */
+export const TRAIN_FORMATS = ['text', 'markdown', 'html', 'dialogue', 'vimhelp'] as const;
 
 const nameSchema = v.pipe(
   v.string('must be a string'),
@@ -122,7 +122,7 @@ export const documentListSchema = v.strictObject({
       id: v.string(),
       /** The name citations show. */
       name: v.string(),
-      format: v.picklist(['text', 'markdown', 'html', 'pdf', 'dialogue']),
+      format: v.picklist(['text', 'markdown', 'html', 'pdf', 'dialogue', 'vimhelp']),
       /** Bytes sent (the file as it is, or the text). */
       bytes: count,
       sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
