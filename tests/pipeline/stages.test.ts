@@ -219,6 +219,30 @@ describe('extract', () => {
     expect(short.sources).toHaveLength(1);
   });
 
+  it('brings what a list item announces with a colon along with it', async () => {
+    const knowledge = await knowledgeOf({
+      format: 'text',
+      name: 'faq.txt',
+      text: [
+        'Package tools',
+        '=============',
+        '',
+        '      * To list all packages for which newer versions are available,',
+        '        run:',
+        '',
+        '        pkgtool list --upgradable',
+        '',
+        '      * To remove a package and its settings, run:',
+        '',
+        '        pkgtool purge NAME',
+        '',
+      ].join('\n'),
+    });
+    expect(ask(knowledge, 'How do I list the packages that have newer versions available?').text).toContain(
+      'pkgtool list --upgradable',
+    );
+  });
+
   it('puts a short answer the evidence names first, for a who-question', async () => {
     const knowledge = await knowledgeOf({ format: 'text', name: 'family.txt', text: FAMILY });
     expect(ask(knowledge, "Who was Ondine's mother in law?").text).toMatch(/^Marla Quist\./);

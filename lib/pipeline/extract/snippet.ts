@@ -18,6 +18,8 @@ const UNIT_WORDS = 50;
 const ITEM_WORDS = 70;
 /** Lines of a code block shown; a longer block is cut at a line with a closing note. */
 const CODE_LINES = 24;
+/** Words of a paragraph that follows an announcing sentence, shown with it (a command, a short example). */
+const ANNOUNCED_WORDS = 30;
 /** List items that follow an announcing sentence, shown with it. */
 const FOLLOWING_ITEMS = 6;
 
@@ -55,7 +57,11 @@ export function passageSnippet(
   if (kind === 'code') return codeSnippet(model, index, id, request);
   if (kind === 'list-item' || kind === 'table-row') {
     const text = itemText(model, index, id, request);
-    return { text, block: false, keys: [keyOf(index.text(id))] };
+    const keys = [keyOf(index.text(id))];
+    // An item that announces what follows ("To list them, run:") brings it along.
+    const following = announces(text) ? followingBlocks(index, id, request.weights) : null;
+    if (following) return { text: `${text}\n\n${following}`, block: true, keys };
+    return { text, block: false, keys };
   }
   const source = index.display(id);
   const sentences = kind === 'line' ? [source] : splitSentences(source);
@@ -149,7 +155,12 @@ function followingBlocks(
   const next = index.sibling(id, 1);
   if (next < 0) return null;
   if (index.kindOf(next) === 'code') return fence(index, next, weights);
-  if (index.kindOf(next) !== 'list-item' && index.kindOf(next) !== 'table-row') return null;
+  if (index.kindOf(next) !== 'list-item' && index.kindOf(next) !== 'table-row') {
+    // What a plain text announces is often its next paragraph (an indented command the text
+    // reader cannot tell from prose): a short one comes along.
+    const text = index.display(next);
+    return text.split(/\s+/).length <= ANNOUNCED_WORDS ? text : null;
+  }
   const items: string[] = [];
   for (let at = next; at >= 0 && items.length < FOLLOWING_ITEMS; at = index.sibling(at, 1)) {
     if (index.kindOf(at) !== index.kindOf(next)) break;
