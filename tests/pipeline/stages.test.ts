@@ -243,6 +243,27 @@ describe('extract', () => {
     );
   });
 
+  it("brings the name a unit gives for 'which option', and the command a paragraph announces for 'how do I'", async () => {
+    const knowledge = await knowledgeOf({
+      format: 'markdown',
+      name: 'editor.md',
+      text: [
+        '# Editor',
+        '## Searching',
+        "Display the match for a search pattern while you are still typing it. See 'livesearch'.",
+        'Searching wraps around the end of the file.',
+        '## Quitting',
+        'Sometimes you make a sequence of changes and realize you were better off before. Not to worry; the editor has a quit-and-throw-away command. It is:',
+        '```\n:quit!\n```',
+        'The window closes after it.',
+      ].join('\n\n'),
+    });
+    expect(
+      ask(knowledge, 'Which option shows the match while I am still typing the pattern?').text,
+    ).toContain("'livesearch'");
+    expect(ask(knowledge, 'How do I quit and throw away my changes?').text).toContain(':quit!');
+  });
+
   it('puts a short answer the evidence names first, for a who-question', async () => {
     const knowledge = await knowledgeOf({ format: 'text', name: 'family.txt', text: FAMILY });
     expect(ask(knowledge, "Who was Ondine's mother in law?").text).toMatch(/^Marla Quist\./);

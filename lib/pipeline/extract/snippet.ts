@@ -100,6 +100,25 @@ export function passageSnippet(
       words += size;
     }
   }
+  // "Which option ...": when the sentences shown name nothing, the unit's sentence that gives the
+  // name ("See 'incsearch'.") comes along: the name is the answer.
+  if (request.shape?.wants === 'name' && !NAME_LIKE.test(text)) {
+    const naming = sentences.find((sentence) => sentence !== chosen.sentence && NAME_LIKE.test(sentence));
+    if (naming && !text.includes(naming)) {
+      keys.push(keyOf(naming));
+      text = `${text} ${naming}`;
+    }
+  }
+  // "How do I ...": a paragraph that ends announcing an example or command ("It is:") brings the
+  // announcing sentence and the command along after the sentence that matched.
+  const last = sentences.length - 1;
+  if (request.shape?.wants === 'procedure' && chosen.order !== last && announces(sentences[last])) {
+    const following = followingBlocks(index, id, request.weights);
+    if (following && index.kindOf(index.sibling(id, 1)) === 'code') {
+      keys.push(keyOf(sentences[last]));
+      return { text: `${balanceBackticks(text)} ${sentences[last]}\n\n${following}`, block: true, keys };
+    }
+  }
   return { text: balanceBackticks(text), block: false, keys };
 }
 
@@ -262,6 +281,12 @@ function formatOf(file: string | undefined): Source['format'] | undefined {
 
 /** A value as documentation writes one: a number, on/off, true/false, a quoted or code value. */
 const VALUE = /\d|\b(?:on|off|true|false|yes|no|none|null|enabled|disabled)\b|["“'‘`][^"”'’`]+["”'’`]/i;
+/**
+ * A name as code or a manual writes it: `inline code`, an option (--keep), a word joined by - _ .
+ * (build-essential, max_retries), or one word in quotes ('incsearch', the way Vim names options).
+ */
+const NAME_LIKE =
+  /`[^`]+`|(?:^|\s)--?[A-Za-z][\w-]*|\b[A-Za-z]\w*[-_.]\w[\w.-]*\b|(?:^|\s)['‘"“][A-Za-z][\w-]*['’"”]/;
 const REASON = /\b(?:because|since|so that|in order to|due to|therefore|the reason)\b/i;
 
 /**
