@@ -7,7 +7,6 @@ import {
   NEAREST_COVERAGE,
   NEAREST_COVERAGE_UNKNOWN_WORD,
   NEAREST_SCORE,
-  RAREST_MISSING_COVERAGE,
   RESOLVED_MARGIN,
   SCORE_BIAS,
   SCORE_COVERAGE,
@@ -26,7 +25,8 @@ export interface Judgement {
 /**
  * Judge: a confidence from the evidence. `answer` when the best unit covers enough of the
  * question (more when a word of it was never taught), holds its rarest taught word, and no name
- * or number of the question is unknown; `nearest` when it covers some of it; else `none`.
+ * or number of the question is unknown; `nearest` when it covers some of it, or would answer but
+ * lacks the rarest word (a paraphrase, or another subject); else `none`.
  * Between the readings of a follow-up, the one resolved against the conversation wins only where
  * its evidence is stronger and it reaches `answer`.
  */
@@ -72,9 +72,10 @@ function levelOf(search: ReadingSearch | undefined, best: Evidence | undefined, 
   if (search.unknownName) {
     return { best, confidence: { score, level: 'none' }, reason: 'a name in the question was never taught' };
   }
-  // Without the question's rarest word the unit must cover more of the rest: the word may be
-  // paraphrased, or be what the question is about.
-  if (best.coverage >= needed + (best.hasRarest ? 0 : RAREST_MISSING_COVERAGE) && score >= ANSWER_SCORE) {
+  const covers = best.coverage >= needed && score >= ANSWER_SCORE;
+  // The rarest taught word is what the question is about: a unit without it is never stated as
+  // the answer. It may still be the closest passage, when the word is paraphrased there.
+  if (covers && best.hasRarest) {
     return {
       best,
       confidence: { score, level: 'answer' },
@@ -83,7 +84,7 @@ function levelOf(search: ReadingSearch | undefined, best: Evidence | undefined, 
   }
   // A word never taught may be what the question is about: the closest unit must then be nearer.
   const nearest = search.unknownWords.length > 0 ? NEAREST_COVERAGE_UNKNOWN_WORD : NEAREST_COVERAGE;
-  if (best.coverage >= nearest && best.hasRarest && score >= NEAREST_SCORE) {
+  if (best.coverage >= nearest && (best.hasRarest || covers) && score >= NEAREST_SCORE) {
     return {
       best,
       confidence: { score, level: 'nearest' },

@@ -67,8 +67,6 @@ export const FURTHER_CITATION_SHARE = 0.75;
 export const ANSWER_COVERAGE = 0.5;
 /** The same when some word of the question was never taught: the rest must cover more of it. */
 export const ANSWER_COVERAGE_UNKNOWN_WORD = 0.6;
-/** Coverage needed on top when the best unit lacks the question's rarest word (0: the score's coverage term already weighs it). */
-export const RAREST_MISSING_COVERAGE = 0;
 /** Least coverage for "the closest I found": below it the passage is not near enough to show. */
 export const NEAREST_COVERAGE = 0.34;
 /**
