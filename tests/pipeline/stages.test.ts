@@ -103,6 +103,23 @@ describe('understand', () => {
     expect(alone.kind === 'question' && alone.readings).toHaveLength(1);
   });
 
+  it('reads a longer question with "it" as leaning on the conversation, but not the "it" of "is it possible"', async () => {
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
+    const history = [
+      { role: 'user' as const, content: 'What is the default timeout?' },
+      { role: 'assistant' as const, content: ask(knowledge, 'What is the default timeout?').text },
+    ];
+    const leaning = understand(knowledge, 'What happens when a request runs past it?', history);
+    expect(leaning.kind === 'question' && leaning.readings.some((reading) => reading.resolved)).toBe(true);
+    const dummy = understand(knowledge, 'Is it possible to retry a request?', history);
+    expect(dummy.kind === 'question' && dummy.readings).toHaveLength(1);
+    // "Show me an example" is all request: only the earlier question is searched.
+    const example = understand(knowledge, 'Show me an example', history);
+    expect(example.kind === 'question' && example.readings.map((reading) => reading.resolved)).toEqual([
+      true,
+    ]);
+  });
+
   it('answers small talk from the dialogue layer and sends nothing else there', async () => {
     const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
     expect(understand(knowledge, 'thanks!', []).kind).toBe('social');

@@ -238,9 +238,18 @@ function pointsBack(question: string): boolean {
     /\b(?:that|this)\s+(?=(?:the|a|an|my|your|our|their|it|he|she|they|we|i|you)\b)/gi,
     ' ',
   );
-  if (!DEMONSTRATIVE.test(pronouns)) return false;
-  return contentWords(question.replace(DEMONSTRATIVE_PHRASE, ' ')) <= 3;
+  // The "it" of "is it possible to ..." stands for nothing.
+  const pointing = pronouns.replace(DUMMY_IT, (match) => match.replace(/\bit\b/i, ' '));
+  if (!DEMONSTRATIVE.test(pointing)) return false;
+  const words = contentWords(question.replace(DEMONSTRATIVE_PHRASE, ' '));
+  // "it" stands for something more surely than "that" or "one" do, so a longer question with it
+  // still leans on the conversation.
+  return words <= (/\bit\b/i.test(pointing) ? 5 : 3);
 }
+
+/** The "it" that stands for nothing: "is it possible to ...", "it is better to ...". */
+const DUMMY_IT =
+  /\b(?:is|was|will|would|does|can|could|make)\s+it\s+(?:possible|necessary|safe|ok|okay|better|worth|recommended|required|allowed|easy|hard)\b|\bit(?:'s|\s+is|\s+was)\s+(?:possible|necessary|safe|better|worth|recommended|required|allowed|easy|hard)\b/i;
 
 const DEMONSTRATIVE = /\b(?:it|its|that|this|these|those|them|they|one)\b/i;
 /** A demonstrative with its noun ("this option", "that command") points back as a whole. */

@@ -78,7 +78,15 @@ export function understand(knowledge: Knowledge, message: string, history: reado
   };
   // The shape of "how do I undo it?" is its own; only a fragment takes the earlier question's.
   if (followUp.question === message.trim()) resolved.shape = { ...shapeOf(message) };
-  if (followUp.kind === 'example') resolved.shape = { ...resolved.shape, wants: 'procedure' };
+  if (followUp.kind === 'example') {
+    // "Show me an example" is all request: as written it asks for nothing but the word "example",
+    // so only the reading of the earlier question is searched.
+    return {
+      kind: 'question',
+      readings: [{ ...resolved, shape: { ...resolved.shape, wants: 'procedure' } }],
+      followUp,
+    };
+  }
   return { kind: 'question', readings: [asWritten, resolved], followUp };
 }
 
