@@ -29,16 +29,20 @@ interface Floor {
 }
 
 // Measured on 2026-11-25 after the reply pipeline (lib/pipeline): hit / lead A and B, wrong but
-// cited A and B, honest off corpus; each floor is one below, each ceiling two above. Before it
+// cited A and B, honest off corpus; each floor is one below, each ceiling two above. Second round
+// (same day, 5a7f9f4): held out A hit / lead, wrong, honest: SQLite 6/3, 9, 9/10; Bash 7/3, 7, 9/10;
+// Fastify 7/5 (B 9/5), 9 (B 7), 9/10; Debian FAQ 11/7, 3, 10/10; Vim 7/2, 8, 10/10; READMEs 9/9,
+// 4, 10/10; samples READMEs 7/5 wrong 2, manual pages 4/3 wrong 8, KJV 13/9 wrong 0: the
+// ceilings and honest floors below follow these. Before it
 // (main cc8b0f0): READMEs 7/4, manual pages 6/4, KJV 15/13; held out SQLite 5/3 (wrong 13),
 // Bash 9/5 (wrong 9), Fastify 10/6 and 11/6 (wrong 9, 8).
 const FLOORS: Floor[] = [
   // 7 / 5 and 7 / 5 of 12; wrong but cited 3, 3
-  { set: 'docs sample: READMEs', aHit: 6, bHit: 6, aLead: 4, bLead: 4, aWrongCited: 5, bWrongCited: 5 },
+  { set: 'docs sample: READMEs', aHit: 6, bHit: 6, aLead: 4, bLead: 4, aWrongCited: 4, bWrongCited: 4 },
   // 5 / 4 and 5 / 4 of 12; wrong but cited 7, 7
   { set: 'docs sample: manual pages', aHit: 4, bHit: 4, aLead: 3, bLead: 3, aWrongCited: 9, bWrongCited: 9 },
   // 13 / 9 and 13 / 9 of 15; wrong but cited 1, 1
-  { set: 'KJV (a verse a line)', aHit: 12, bHit: 12, aLead: 8, bLead: 8, aWrongCited: 3, bWrongCited: 3 },
+  { set: 'KJV (a verse a line)', aHit: 12, bHit: 12, aLead: 8, bLead: 8, aWrongCited: 2, bWrongCited: 2 },
   // held out: 5 / 3 and 5 / 3 of 20; wrong but cited 10, 10; honest 8/10, 8/10
   {
     set: 'SQLite manual',
@@ -47,9 +51,9 @@ const FLOORS: Floor[] = [
     bHit: 4,
     aLead: 2,
     bLead: 2,
-    aWrongCited: 12,
-    bWrongCited: 12,
-    honest: 7,
+    aWrongCited: 11,
+    bWrongCited: 11,
+    honest: 8,
   },
   // held out: 8 / 4 and 8 / 4 of 20; wrong but cited 7, 7; honest 8/10, 8/10
   {
@@ -61,7 +65,7 @@ const FLOORS: Floor[] = [
     bLead: 3,
     aWrongCited: 9,
     bWrongCited: 9,
-    honest: 7,
+    honest: 8,
   },
   // held out: 7 / 5 and 10 / 5 of 20; wrong but cited 10, 7; honest 9/10, 9/10
   {
@@ -83,9 +87,9 @@ const FLOORS: Floor[] = [
     bHit: 9,
     aLead: 6,
     bLead: 6,
-    aWrongCited: 6,
-    bWrongCited: 6,
-    honest: 7,
+    aWrongCited: 5,
+    bWrongCited: 5,
+    honest: 9,
   },
   // held out: 5 / 2 and 5 / 2 of 20; wrong but cited 11, 11; honest 9/10, 9/10
   {
@@ -95,9 +99,9 @@ const FLOORS: Floor[] = [
     bHit: 4,
     aLead: 1,
     bLead: 1,
-    aWrongCited: 13,
-    bWrongCited: 13,
-    honest: 8,
+    aWrongCited: 10,
+    bWrongCited: 10,
+    honest: 9,
   },
   // held out: 10 / 10 and 10 / 10 of 20; wrong but cited 4, 4; honest 6/10, 6/10 (main 6201f63's pipeline)
   {
@@ -109,7 +113,7 @@ const FLOORS: Floor[] = [
     bLead: 9,
     aWrongCited: 6,
     bWrongCited: 6,
-    honest: 5,
+    honest: 9,
   },
 ];
 
