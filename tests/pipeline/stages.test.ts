@@ -318,6 +318,23 @@ describe('assist (an external model, grounded in the same evidence)', () => {
   });
   afterAll(() => standin.close());
 
+  /** A provider on the stand-in, which answers as told and has forgotten earlier requests. */
+  function helperModel(behaviour: 'ok' | 'server-error' = 'ok') {
+    standin.setBehaviour(behaviour);
+    standin.requests.length = 0;
+    return createProvider({ baseUrl: standin.baseUrl, model: 'helper', timeoutMs: 2000 });
+  }
+
+  /** Asks the assist stage about a local reply, with the defaults of a chat message. */
+  function assistWith(
+    local: Parameters<typeof assist>[0],
+    message: string,
+    mode: 'instant' | 'expert' | 'apex',
+    behaviour?: 'ok' | 'server-error',
+  ) {
+    return assist(local, { model: helperModel(behaviour), mode, message, history: [], maxTokens: 80 });
+  }
+
   function systemOf(request: RecordedRequest): string {
     const system = request.body.messages?.find((message) => message.role === 'system');
     return typeof system?.content === 'string' ? system.content : '';
@@ -327,16 +344,7 @@ describe('assist (an external model, grounded in the same evidence)', () => {
     const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
     const local = ask(knowledge, 'How many times is a failed request tried again?');
     expect(local.confidence.level).toBe('answer');
-    standin.setBehaviour('ok');
-    standin.requests.length = 0;
-    const model = createProvider({ baseUrl: standin.baseUrl, model: 'helper', timeoutMs: 2000 });
-    const assisted = await assist(local, {
-      model,
-      mode: 'apex',
-      message: 'How many times is a failed request tried again?',
-      history: [],
-      maxTokens: 80,
-    });
+    const assisted = await assistWith(local, 'How many times is a failed request tried again?', 'apex');
     expect(assisted.text).toMatch(/^echo:How many times/);
     expect(assisted.note).toBe('answered by helper');
     expect(assisted.sources).toEqual(local.context);
@@ -350,31 +358,14 @@ describe('assist (an external model, grounded in the same evidence)', () => {
     const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
     const local = ask(knowledge, 'How do I compile the kernel modules?');
     expect(local.confidence.level).toBe('none');
-    standin.setBehaviour('ok');
-    standin.requests.length = 0;
-    const model = createProvider({ baseUrl: standin.baseUrl, model: 'helper', timeoutMs: 2000 });
-    await assist(local, {
-      model,
-      mode: 'apex',
-      message: 'How do I compile the kernel modules?',
-      history: [],
-      maxTokens: 80,
-    });
+    await assistWith(local, 'How do I compile the kernel modules?', 'apex');
     expect(systemOf(standin.requests[0])).toMatch(/found no passage that answers/);
   });
 
   it('keeps the local reply, with the reason, when the model fails', async () => {
     const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
     const local = ask(knowledge, 'What is the default timeout?');
-    standin.setBehaviour('server-error');
-    const model = createProvider({ baseUrl: standin.baseUrl, model: 'helper', timeoutMs: 2000 });
-    const assisted = await assist(local, {
-      model,
-      mode: 'expert',
-      message: 'What is the default timeout?',
-      history: [],
-      maxTokens: 80,
-    });
+    const assisted = await assistWith(local, 'What is the default timeout?', 'expert', 'server-error');
     expect(assisted.text).toBeUndefined();
     expect(assisted.note).toMatch(/^external model unavailable \(/);
     standin.setBehaviour('ok');
@@ -392,26 +383,11 @@ describe('assist (an external model, grounded in the same evidence)', () => {
     );
     expect(evidence.confidence.level).toBe('answer');
     expect(evidence.text).toContain('Source: Lighthouse — https://en.wikipedia.org/wiki/Lighthouse');
-    standin.setBehaviour('ok');
-    standin.requests.length = 0;
-    const model = createProvider({ baseUrl: standin.baseUrl, model: 'helper', timeoutMs: 2000 });
-    await assist(evidence, {
-      model,
-      mode: 'instant',
-      message: 'What is a lighthouse?',
-      history: [],
-      maxTokens: 80,
-    });
+    await assistWith(evidence, 'What is a lighthouse?', 'instant');
     expect(systemOf(standin.requests[0])).toContain('<extract>\nA lighthouse is a tower');
     const none = replyFromArticle({ kind: 'no_results', query: 'zzz' }, 'zzz?');
     expect(none.confidence.level).toBe('none');
-    const skipped = await assist(none, {
-      model,
-      mode: 'instant',
-      message: 'zzz?',
-      history: [],
-      maxTokens: 80,
-    });
+    const skipped = await assistWith(none, 'zzz?', 'instant');
     expect(skipped.text).toBeUndefined();
   });
 });
