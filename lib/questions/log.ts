@@ -165,9 +165,16 @@ export function createQuestionLog(store: Store, options: QuestionLogOptions): Qu
   };
 }
 
+/** The last day `dateOf` formatted: every reply of a day asks for the same date. */
+let lastDay = { start: 0, end: 0, date: '' };
+
 /** A UTC date, YYYY-MM-DD. */
 export function dateOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  if (ms >= lastDay.start && ms < lastDay.end) return lastDay.date;
+  const start = Math.floor(ms / DAY_MS) * DAY_MS;
+  const date = new Date(ms).toISOString().slice(0, 10);
+  lastDay = { start, end: start + DAY_MS, date };
+  return date;
 }
 
 function keptSource(source: LoggedSource): LoggedSource {

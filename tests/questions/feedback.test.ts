@@ -301,6 +301,16 @@ describe('the question log expires', () => {
 afterAll(() => undefined);
 
 describe('the question log store', () => {
+  it('names the UTC day of any time, alternating days and their edges included', async () => {
+    const { dateOf } = await import('../../lib/questions/log.js');
+    const day = 86_400_000;
+    const times = [0, day - 1, day, -1, -day, -day - 1, Date.UTC(2026, 0, 1) - 1, Date.UTC(2026, 0, 1)];
+    for (let i = 0; i < 500; i++)
+      times.push(Date.UTC(2026, 0, 1) + ((i * 7_919_993) % (40 * day)) - 20 * day);
+    for (const ms of [...times, ...times.reverse()])
+      expect(dateOf(ms)).toBe(new Date(ms).toISOString().slice(0, 10));
+  });
+
   it('reads back more records than one round trip carries, newest first', async () => {
     const { createEmbeddedStore } = await import('../../lib/store/index.js');
     const { createQuestionLog } = await import('../../lib/questions/index.js');
