@@ -134,9 +134,11 @@ async function checkConversations(file: string): Promise<void> {
       }
     }
   }
-  if (values.split && !converse.conversations.some((conversation) => conversation.half)) {
-    // Drawn once, for the whole file, when its conversations were written.
+  if (values.split) {
+    // Drawn once per set, when its conversations were written: only a set none of whose
+    // conversations has a half yet, so that adding a set never redraws another's halves.
     for (const [name, indexes] of byName) {
+      if (indexes.some((c) => converse.conversations[c]!.half)) continue;
       const chosen = heldOutIndexes(indexes.length, Math.floor(indexes.length / 2), `${name}|${file}`);
       indexes.forEach((c, i) => {
         converse.conversations[c]!.half = chosen.has(i) ? 'heldout' : 'tuning';

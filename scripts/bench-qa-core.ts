@@ -127,7 +127,8 @@ export async function runSet(
   const { model, passages } = await services.model.knowledge();
   const trainSeconds = (performance.now() - started) / 1000;
   const baseline = new SectionBm25(sections);
-  const inHalf = (question: Question) => !options.half || question.half === options.half;
+  // A set without halves (the shared samples, for development) counts as tuning data.
+  const inHalf = (question: Question) => !options.half || (question.half ?? 'tuning') === options.half;
 
   const questions = setQuestions(set, options.corpora).filter(inHalf);
   const results: QuestionResult[] = [];
@@ -204,8 +205,8 @@ export interface Tally {
 }
 
 export function tally(result: SetResult, half?: Half): Tally {
-  const questions = result.questions.filter((question) => !half || question.half === half);
-  const off = result.offCorpus.filter((question) => !half || question.half === half);
+  const questions = result.questions.filter((question) => !half || (question.half ?? 'tuning') === half);
+  const off = result.offCorpus.filter((question) => !half || (question.half ?? 'tuning') === half);
   const count = (pick: (question: QuestionResult) => boolean) => questions.filter(pick).length;
   return {
     asked: questions.length,

@@ -175,6 +175,7 @@ async function instantLatency(client: BenchClient, questions: Question[]): Promi
       times.push(performance.now() - started);
     }
   }
+  if (times.length === 0) return 'no questions asked';
   times.sort((x, y) => x - y);
   const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1);
   return `p50 ${at(0.5)} ms, p95 ${at(0.95)} ms (in process, ${times.length} requests)`;

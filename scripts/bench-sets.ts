@@ -14,7 +14,7 @@ import type { BenchClient } from './bench-chat.js';
 /** One entry of a set's `files`: a file, or a folder whose document files are all trained. */
 export interface SetFile {
   path: string;
-  /** The format of a file; a folder's files take theirs from their extension. */
+  /** The format of a file, or of every document file of a folder (else each file's by its extension). */
   format?: DocumentFormat;
   /** The name the document is trained under (a folder's files: their path inside the folder). */
   name?: string;
@@ -77,8 +77,9 @@ export async function setDocuments(
     if (statSync(path).isDirectory()) {
       // Sorted so that every run trains the folder's files in the same order.
       for (const inner of walk(path).sort()) {
+        // A document file by its extension, trained as the set's format where it names one.
         const format = formatOfFile(inner);
-        if (format) documents.push(await readSetFile(inner, format, relative(path, inner)));
+        if (format) documents.push(await readSetFile(inner, file.format ?? format, relative(path, inner)));
       }
       continue;
     }

@@ -1,7 +1,10 @@
+import * as v from 'valibot';
 import { HttpError, json } from '../http/index.js';
 import type { Services } from '../services/index.js';
 import { decodeCursor, deleteDocument, listDocuments, MAX_DOCUMENTS_PAGE } from '../training/index.js';
+import { documentIdSchema } from '../training/schema.js';
 import { type Handlers, ownerOnly } from './handlers.js';
+import type { DeleteDocumentResult } from './schema.js';
 
 const DEFAULT_PAGE = 100;
 
@@ -22,7 +25,7 @@ export function adminDocumentsHandlers(services: () => Services): Handlers {
     }),
     DELETE: ownerOnly(services, async (request) => {
       const id = new URL(request.url).searchParams.get('id');
-      if (id === null || id === '' || id.length > 200 || /\p{Cc}/u.test(id)) {
+      if (id === null || !v.is(documentIdSchema, id)) {
         throw new HttpError(
           'validation_failed',
           'id: name the document to delete (?id=ID, 1-200 printable characters)',
@@ -31,7 +34,7 @@ export function adminDocumentsHandlers(services: () => Services): Handlers {
       }
       const { model, store } = services();
       await deleteDocument(model, store, id);
-      return json({ deleted: id });
+      return json({ deleted: id } satisfies DeleteDocumentResult);
     }),
   };
 }

@@ -1,7 +1,10 @@
 import { isIP } from 'node:net';
+import * as v from 'valibot';
 import { HttpError, json, type MethodHandler } from '../http/index.js';
 import type { Services } from '../services/index.js';
 import { DEFAULT_SESSION_ID, scopedSessionId, sessionKeys } from '../sessions/index.js';
+import { sessionIdSchema } from '../sessions/schema.js';
+import type { AdminStats, DeleteSessionResult, ResetModelResult } from './schema.js';
 
 export type Handlers = Partial<Record<'GET' | 'POST' | 'DELETE', MethodHandler>>;
 
@@ -30,7 +33,7 @@ export function adminStatsHandlers(services: () => Services): Handlers {
         vocabSize,
         corpus,
         store: store.kind,
-      });
+      } satisfies AdminStats);
     }),
   };
 }
@@ -40,7 +43,7 @@ export function adminResetModelHandlers(services: () => Services): Handlers {
   return {
     POST: ownerOnly(services, async () => {
       await services().model.reset();
-      return json({ ok: true, vocabSize: 0 });
+      return json({ ok: true, vocabSize: 0 } satisfies ResetModelResult);
     }),
   };
 }
@@ -57,7 +60,7 @@ export function adminSessionHandlers(services: () => Services): Handlers {
       const named = params.get('id');
       const address = params.get('address');
       const user = params.get('user');
-      if (!named || !/^[A-Za-z0-9_-]{1,64}$/.test(named)) {
+      if (!named || !v.is(sessionIdSchema, named)) {
         throw new HttpError(
           'bad_request',
           'Give the session to delete: DELETE /api/admin/session?id=<sessionId> (for a default session add &address=<client address> or &user=<subject>).',
@@ -74,7 +77,7 @@ export function adminSessionHandlers(services: () => Services): Handlers {
         ok: true,
         sessionId: named,
         ...(user !== null ? { user } : address !== null ? { address } : {}),
-      });
+      } satisfies DeleteSessionResult);
     }),
   };
 }

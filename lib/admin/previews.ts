@@ -3,6 +3,7 @@ import { HttpError, json } from '../http/index.js';
 import { deletePreviewNamespace, listPreviewNamespaces, previewNamespaceOf } from '../previews/index.js';
 import type { Services } from '../services/index.js';
 import { type Handlers, ownerOnly } from './handlers.js';
+import type { DeletePreviewResult, PreviewList } from './schema.js';
 
 /**
  * GET /api/admin/previews: this deployment's namespace and every preview namespace with its size.
@@ -16,7 +17,7 @@ export function adminPreviewsHandlers(services: () => Services): Handlers {
         namespace: storeNamespace(config),
         corpus: previewCorpus(config),
         previews: await listPreviewNamespaces(rootStore),
-      });
+      } satisfies PreviewList);
     }),
     DELETE: ownerOnly(services, async (request) => {
       const params = new URL(request.url).searchParams;
@@ -37,7 +38,7 @@ export function adminPreviewsHandlers(services: () => Services): Handlers {
       }
       const deletedKeys = await deletePreviewNamespace(services().rootStore, namespace);
       if (deletedKeys === 0) throw new HttpError('not_found', `There is no data under ${namespace}.`);
-      return json({ ok: true, namespace, deletedKeys });
+      return json({ ok: true, namespace, deletedKeys } satisfies DeletePreviewResult);
     }),
   };
 }

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { sourceSchema } from '../citations/schema.js';
-import { type Confidence, confidenceSchema, type Source } from '../pipeline/index.js';
+import { confidenceSchema } from '../pipeline/index.js';
+import { sessionIdSchema } from '../sessions/schema.js';
 
 /** Longest message accepted, in characters. */
 export const MAX_MESSAGE_CHARS = 4000;
@@ -17,13 +18,7 @@ export const chatRequestSchema = v.object({
     v.nonEmpty('must not be empty'),
     v.maxLength(MAX_MESSAGE_CHARS, `must be at most ${MAX_MESSAGE_CHARS} characters`),
   ),
-  sessionId: v.optional(
-    v.pipe(
-      v.string('must be a string'),
-      v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, "-" or "_"'),
-    ),
-    'default',
-  ),
+  sessionId: v.optional(sessionIdSchema, 'default'),
   userId: v.optional(
     v.pipe(v.string('must be a string'), v.maxLength(128, 'must be at most 128 characters')),
   ),
@@ -66,28 +61,18 @@ export const chatRequestSchema = v.object({
 export type ChatRequest = v.InferOutput<typeof chatRequestSchema>;
 export type ModelMode = ChatRequest['modelMode'];
 
-/** The body of a 200 from POST /api/chat. */
-export interface ChatResponse {
-  response: string;
-  thought?: string;
-  vocabSize: number;
-  usedExternal: boolean;
-  /** The passages the reply used; empty when it used none (chit-chat, "I don't know"). */
-  sources: Source[];
-  /** How sure the reply is, from the evidence: `answer`, `nearest` (the closest passage, said so) or `none`. */
-  confidence: Confidence;
-  /** Names the reply for POST /api/feedback (lib/questions); absent with QUESTION_LOG=off. */
-  replyId?: string;
-}
-
-/** The body of a 200 from POST /api/chat, as the OpenAPI document states it. */
+/** The body of a 200 from POST /api/chat (its type, `ChatResponse`, is what the handler answers). */
 export const chatResponseSchema = v.strictObject({
   response: v.string(),
   thought: v.optional(v.string()),
   vocabSize: v.pipe(v.number(), v.integer(), v.minValue(0)),
   usedExternal: v.boolean(),
+  /** The passages the reply used; empty when it used none (chit-chat, "I don't know"). */
   sources: v.array(sourceSchema),
+  /** How sure the reply is, from the evidence: `answer`, `nearest` (the closest passage, said so) or `none`. */
   confidence: confidenceSchema,
-  /** Names the reply for POST /api/feedback; absent with QUESTION_LOG=off. */
+  /** Names the reply for POST /api/feedback (lib/questions); absent with QUESTION_LOG=off. */
   replyId: v.optional(v.string()),
 });
+
+export type ChatResponse = v.InferOutput<typeof chatResponseSchema>;

@@ -1,4 +1,4 @@
-import { type LanguageModel, usuallyCapitalised } from '../lm/index.js';
+import type { LanguageModel } from '../lm/index.js';
 import type { PassageIndex } from '../retrieval/index.js';
 import { suggestedQuestions } from '../suggestions/index.js';
 
@@ -16,7 +16,7 @@ export function describeTaught(passages: PassageIndex, model: LanguageModel): st
   return summaryOf(passages, model).taught;
 }
 
-/** Two or three questions the taught text answers, from its section headings (lib/suggestions) or its most mentioned names. */
+/** Two or three questions the taught text answers, as lib/suggestions makes them (headings, else the names it mentions most). */
 export function exampleQuestions(passages: PassageIndex, model: LanguageModel): string[] {
   return summaryOf(passages, model).examples;
 }
@@ -46,28 +46,7 @@ function taughtPhrase(passages: PassageIndex): string {
 }
 
 function examplesOf(passages: PassageIndex, model: LanguageModel): string[] {
-  const fromHeadings = suggestedQuestions({ passages, model }).map((question) => `"${question}"`);
-  if (fromHeadings.length >= 2) return fromHeadings.slice(0, EXAMPLES);
-  return [...fromHeadings, ...nameQuestions(passages, model)].slice(0, EXAMPLES);
-}
-
-/** "What do the documents say about Moses?": the names the text mentions most (capitalised inside sentences), from a sample of passages. */
-function nameQuestions(passages: PassageIndex, model: LanguageModel): string[] {
-  const step = Math.max(1, Math.floor(passages.size / SAMPLED_PASSAGES));
-  const counts = new Map<string, number>();
-  for (let id = 0; id < passages.size; id += step) {
-    if (passages.kindOf(id) === 'code') continue;
-    const seen = new Set<string>();
-    for (const match of passages.text(id).matchAll(INNER_NAME)) seen.add(match[1]);
-    for (const name of seen) counts.set(name, (counts.get(name) ?? 0) + 1);
-  }
-  return [...counts]
-    .filter(([name, count]) => count >= 2 && usuallyCapitalised(model, name))
-    .sort((a, b) => b[1] - a[1])
+  return suggestedQuestions({ passages, model })
     .slice(0, EXAMPLES)
-    .map(([name]) => `"What do the documents say about ${name}?"`);
+    .map((question) => `"${question}"`);
 }
-
-const SAMPLED_PASSAGES = 4000;
-/** A capitalised word that does not start a sentence. */
-const INNER_NAME = /(?<=[\p{Ll},;]\s)(\p{Lu}\p{Ll}{2,})\b/gu;

@@ -8,7 +8,7 @@ import type { DocumentFormat, StoredDocument } from './types.js';
 const MARK = '\u0001doc ';
 /** A log event, not a text: every chunk of the document named here so far is forgotten. */
 const FORGET_MARK = '\u0001forget ';
-const FORMATS: readonly DocumentFormat[] = ['text', 'markdown', 'html', 'pdf', 'dialogue'];
+const FORMATS: readonly DocumentFormat[] = ['text', 'markdown', 'html', 'pdf', 'dialogue', 'vimhelp'];
 
 /** The string stored for a document. */
 export function encodeChunk(document: StoredDocument): string {

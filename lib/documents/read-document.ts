@@ -2,6 +2,7 @@ import { readDialogue } from './readers/dialogue.js';
 import { readHtml } from './readers/html.js';
 import { readMarkdown } from './readers/markdown.js';
 import { readTextSections } from './readers/text/index.js';
+import { isVimHelp, readVimHelp } from './readers/vimhelp.js';
 import type { ParsedDocument, StoredDocument } from './types.js';
 
 /** Reads a stored document by its format into sections and blocks. */
@@ -16,7 +17,11 @@ export function readDocument(document: StoredDocument): ParsedDocument {
       return { format: 'pdf', ...named, sections: readTextSections(document.text, { pages: true }) };
     case 'dialogue':
       return { format: 'dialogue', ...named, sections: dialogueSections(document.text) };
+    case 'vimhelp':
+      return { format: 'vimhelp', ...named, ...readVimHelp(document.text) };
     default:
+      // A help file of Vim sent as plain text (a .txt) says what it is in its modeline.
+      if (isVimHelp(document.text)) return { format: 'vimhelp', ...named, ...readVimHelp(document.text) };
       return { format: 'text', ...named, sections: readTextSections(document.text) };
   }
 }

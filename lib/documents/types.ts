@@ -1,11 +1,14 @@
 /**
- * The shape every document reader produces (text, Markdown, HTML, PDF, dialogue): sections with a
+ * The shape every document reader produces (text, Markdown, HTML, PDF, dialogue, Vim help): sections with a
  * heading path and body blocks. Retrieval, answers and the n-gram model read this shape, never a
  * format's own syntax.
  */
 
-/** How a training text is written. `text` is the default and today's behaviour. */
-export type DocumentFormat = 'text' | 'markdown' | 'html' | 'pdf' | 'dialogue';
+/**
+ * How a training text is written. `text` is the default and today's behaviour; `vimhelp` is Vim's
+ * help format (its manuals), also recognised in a text that carries Vim help's modeline.
+ */
+export type DocumentFormat = 'text' | 'markdown' | 'html' | 'pdf' | 'dialogue' | 'vimhelp';
 
 /**
  * What a body block is:

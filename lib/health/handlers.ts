@@ -2,7 +2,7 @@ import { isOwnerRequest } from '../auth/index.js';
 import { json, type MethodHandler } from '../http/index.js';
 import { HOW_TO_TEACH } from '../questions/handlers.js';
 import { isStoreUnconfigured, type Services } from '../services/index.js';
-import { healthReport, unconfiguredReport } from './index.js';
+import { type HealthOk, healthReport, unconfiguredReport } from './index.js';
 
 /**
  * GET /api/health: 200 with status and vocabulary size, 503 (`degraded`) when the store cannot be
@@ -19,12 +19,10 @@ export function healthHandlers(services: () => Services): { GET: MethodHandler }
         throw error;
       }
       const report = await healthReport(current);
+      if (report.status !== 'ok') return json(report, 503);
       // How to teach the service is said to its owner only (X-Owner-Email with its proof), never to a visitor.
       const owner = current.ownerGuard ? await isOwnerRequest(current.ownerGuard, request) : false;
-      return json(
-        owner ? { ...report, howToTeach: HOW_TO_TEACH } : report,
-        report.status === 'ok' ? 200 : 503,
-      );
+      return json(owner ? ({ ...report, howToTeach: HOW_TO_TEACH } satisfies HealthOk) : report);
     },
   };
 }

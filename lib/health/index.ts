@@ -3,23 +3,15 @@ import { type HttpError, storeUnavailable } from '../http/index.js';
 import { logError } from '../log/index.js';
 import type { Services } from '../services/index.js';
 import { serviceVersion } from '../services/index.js';
+import type { HealthDegraded, HealthReport } from './schema.js';
 
-/** What GET /api/health reports. */
-export interface HealthReport {
-  status: 'ok' | 'degraded';
-  vocabSize: number | null;
-  store: string;
-  version: string;
-  uptimeSeconds: number;
-  externalModel: boolean;
-  /**
-   * The starter guide (the document `starter-guide`): `present` until the first document of the
-   * owner's own is trained, then `left`; a reset-model brings it back. `off` with STARTER_TEXT=off.
-   */
-  starterGuide?: 'present' | 'left' | 'off';
-  error?: string;
-  code?: string;
-}
+export {
+  type HealthDegraded,
+  type HealthOk,
+  type HealthReport,
+  healthDegradedSchema,
+  healthOkSchema,
+} from './schema.js';
 
 /**
  * Pings the store and reads the vocabulary size (one cheap read, or none for an ARPA model) in
@@ -46,7 +38,7 @@ export async function healthReport(services: Services): Promise<HealthReport> {
 }
 
 /** The degraded report of a Vercel deployment without a store (`store_unconfigured`). */
-export function unconfiguredReport(error: HttpError): HealthReport {
+export function unconfiguredReport(error: HttpError): HealthDegraded {
   const config = getConfig();
   return {
     status: 'degraded',
@@ -56,7 +48,7 @@ export function unconfiguredReport(error: HttpError): HealthReport {
     uptimeSeconds: Math.round(process.uptime()),
     externalModel: config.LLM_BASE_URL !== undefined,
     error: error.message,
-    code: error.code,
+    code: 'store_unconfigured',
   };
 }
 

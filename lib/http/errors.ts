@@ -1,3 +1,5 @@
+import type { ErrorBody } from './schema.js';
+
 /** Machine codes of every error the service returns, each mapped to its HTTP status in one place. */
 export const errorStatus = {
   bad_request: 400,
@@ -54,8 +56,8 @@ export class HttpError extends Error {
     this.status = errorStatus[code];
   }
 
-  /** The JSON body: `{ error, code, ...extra }`. */
-  toBody(): Record<string, unknown> {
+  /** The JSON body: `{ error, code, ...extra }` (lib/http/schema.ts states it for the OpenAPI document). */
+  toBody(): ErrorBody {
     return { error: this.message, code: this.code, ...this.extra };
   }
 }

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { HttpError } from './errors.js';
+import type { ValidationErrorExtra } from './schema.js';
 
 /**
  * Validates input against a valibot schema; a failure is a 400 naming the field, e.g.
@@ -15,5 +16,6 @@ export function validate<TSchema extends v.GenericSchema>(
   const path = v.getDotPath(issue);
   const fields = result.issues.map((item) => v.getDotPath(item) ?? '(body)');
   const message = path ? `${path}: ${issue.message}` : issue.message;
-  throw new HttpError('validation_failed', message, { field: path ?? null, fields: [...new Set(fields)] });
+  const extra: ValidationErrorExtra = { field: path ?? null, fields: [...new Set(fields)] };
+  throw new HttpError('validation_failed', message, extra);
 }

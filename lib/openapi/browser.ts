@@ -1,7 +1,6 @@
 import { uiChatRequestSchema } from '../ui-chat/schema.js';
-import { fromValibot } from './from-valibot.js';
+import { fromValibot, ref } from './from-valibot.js';
 import { allowanceHeaders, jsonBody } from './responses.js';
-import { ref } from './schemas.js';
 import type { JsonSchema, PathItem } from './types.js';
 
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });

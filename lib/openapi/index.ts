@@ -1,9 +1,9 @@
 import { serviceVersion } from '../services/version.js';
 import { browserPaths, browserSchemas } from './browser.js';
+import { schemas } from './components.js';
 import { openAIPaths, openAISchemas } from './openai.js';
 import { paths } from './paths.js';
 import { headers, responses } from './responses.js';
-import { schemas } from './schemas.js';
 import type { OpenApiDocument, PathItem } from './types.js';
 
 export type { JsonSchema, OpenApiDocument, Operation, PathItem } from './types.js';

@@ -6,9 +6,8 @@ import {
   modelListSchema,
   openAIErrorSchema,
 } from '../openai/schema.js';
-import { fromValibot } from './from-valibot.js';
+import { fromValibot, ref } from './from-valibot.js';
 import { allowanceHeaders, header, headers, jsonBody } from './responses.js';
-import { ref } from './schemas.js';
 import type { JsonSchema, PathItem, Response } from './types.js';
 
 const modelNames = Object.keys(openAIModels);

@@ -1,5 +1,9 @@
+import { questionsQuerySchema } from '../questions/schema.js';
+import { sessionIdSchema } from '../sessions/schema.js';
+import { documentIdSchema, idempotencyKeySchema } from '../training/schema.js';
+import { imageIdSchema } from '../upload/schema.js';
+import { fromValibot, queryParameters, ref } from './from-valibot.js';
 import { allowanceHeaders, header, jsonBody } from './responses.js';
-import { ref } from './schemas.js';
 import type { JsonSchema, Operation, PathItem, Response } from './types.js';
 
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
@@ -87,7 +91,7 @@ export const paths: Record<string, PathItem> = {
           required: false,
           description:
             'A key of your choosing (a UUID) that makes retrying this train safe; 1-128 visible ASCII characters.',
-          schema: { type: 'string', pattern: '^[!-~]{1,128}$' },
+          schema: fromValibot(idempotencyKeySchema),
         },
       ],
       requestBody: {
@@ -135,7 +139,7 @@ export const paths: Record<string, PathItem> = {
           in: 'query',
           required: true,
           description: 'The id returned by the upload.',
-          schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          schema: fromValibot(imageIdSchema),
         },
       ],
       responses: {
@@ -201,23 +205,10 @@ export const paths: Record<string, PathItem> = {
       description:
         'Similar questions (the same words once case, punctuation and stop words are set aside) are one entry, the most asked first; disliked: the most thumbs down first. perDay counts answered and unanswered replies per UTC day.',
       security: owner,
-      parameters: [
-        {
-          name: 'kind',
-          in: 'query',
-          required: false,
-          description:
-            'unanswered (confidence none or nearest), disliked (a thumbs down) or top; default top.',
-          schema: { type: 'string', enum: ['unanswered', 'disliked', 'top'] },
-        },
-        {
-          name: 'days',
-          in: 'query',
-          required: false,
-          description: 'The last N days (1-365, at most QUESTION_LOG_DAYS); default QUESTION_LOG_DAYS.',
-          schema: { type: 'string', pattern: '^[0-9]{1,3}$' },
-        },
-      ],
+      parameters: queryParameters(questionsQuerySchema, {
+        kind: 'unanswered (confidence none or nearest), disliked (a thumbs down) or top; default top.',
+        days: 'The last N days (1-365, at most QUESTION_LOG_DAYS); default QUESTION_LOG_DAYS.',
+      }),
       responses: {
         200: ok('The questions.', ref('QuestionsResponse')),
         400: responseRef('BadRequest'),
@@ -256,7 +247,7 @@ export const paths: Record<string, PathItem> = {
           required: true,
           description:
             "The sessionId; `default` for a client's default session, named by `address` or `user`.",
-          schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+          schema: fromValibot(sessionIdSchema),
         },
         {
           name: 'address',
@@ -357,7 +348,7 @@ export const paths: Record<string, PathItem> = {
           in: 'query',
           required: true,
           description: 'The document id.',
-          schema: { type: 'string', minLength: 1, maxLength: 200 },
+          schema: fromValibot(documentIdSchema),
         },
       ],
       responses: {

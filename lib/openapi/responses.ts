@@ -1,4 +1,5 @@
-import { codesWithStatus, ref } from './schemas.js';
+import { codesWithStatus } from '../http/schema.js';
+import { ref } from './from-valibot.js';
 import type { Header, JsonSchema, Response } from './types.js';
 
 /** A JSON request or response body of `schema`. */

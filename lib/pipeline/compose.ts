@@ -1,4 +1,3 @@
-import { exampleQuestions } from '../dialogue/index.js';
 import { suggestedQuestions, unknownReplyText } from '../suggestions/index.js';
 import { answersQuestion } from './answerable.js';
 import type { Extracted } from './extract/index.js';
@@ -42,16 +41,12 @@ export function unclearText(knowledge: Knowledge): string {
 }
 
 /**
- * Questions the documents answer: made from real section headings and checked by this pipeline
- * (lib/suggestions), or, for text without headings, about the names it mentions most.
+ * Questions the documents answer, the first three GET /api/suggestions offers: made from real
+ * section headings (or, for text without them, about the names it mentions most) and checked by
+ * this pipeline (lib/suggestions).
  */
 function offeredQuestions(knowledge: Knowledge): string[] {
-  const fromHeadings = suggestedQuestions(knowledge, answersQuestion(knowledge));
-  if (fromHeadings.length >= 2) return fromHeadings.slice(0, 3);
-  const byName = exampleQuestions(knowledge.passages, knowledge.model).map((quoted) =>
-    quoted.replace(/^"|"$/g, ''),
-  );
-  return [...new Set([...fromHeadings, ...byName])].slice(0, 3);
+  return suggestedQuestions(knowledge, answersQuestion(knowledge)).slice(0, 3);
 }
 
 function listed(items: readonly string[], joiner = 'and'): string {

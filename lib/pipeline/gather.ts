@@ -1,4 +1,4 @@
-import { relatedWords } from '../lexicon/index.js';
+import { isEnglishWord, relatedWords } from '../lexicon/index.js';
 import {
   type PassageHit,
   type PassageIndex,
@@ -70,7 +70,9 @@ export function gather(
       counted,
       ownWeight,
       unknownWords: unknown.map((term) => term.word),
-      unknownName: unknown.some((term) => term.name),
+      // A never-taught word that is no English word (WordNet knows none of its forms) names a tool,
+      // a product or a place: what the question is about, and the documents never mention it.
+      unknownName: unknown.some((term) => term.name || isEnglishWord(term.word) === false),
       rarest,
       hits: query.length > 0 ? index.search(query, budget.retrieve) : [],
     };

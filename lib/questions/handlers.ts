@@ -4,7 +4,12 @@ import { underClientLimit } from '../limits/index.js';
 import type { Services } from '../services/index.js';
 import { questionLogOf } from './reply-log.js';
 import { answeredPerDay, questionReport } from './report.js';
-import { feedbackRequestSchema, questionsQuerySchema } from './schema.js';
+import {
+  type FeedbackResponse,
+  feedbackRequestSchema,
+  type QuestionsResponse,
+  questionsQuerySchema,
+} from './schema.js';
 
 /** A feedback body is small: a replyId, a rating and 1,000 characters of comment, even \u-escaped. */
 const FEEDBACK_BODY_LIMIT_BYTES = 16 * 1024;
@@ -31,7 +36,7 @@ export function feedbackHandlers(services: () => Services): { POST: MethodHandle
             `There is no reply "${body.replyId}" to rate: give the replyId a reply carried (replies are kept ${current.config.QUESTION_LOG_DAYS} days).`,
           );
         }
-        return json({ ok: true, replyId: body.replyId, rating: body.rating });
+        return json({ ok: true, replyId: body.replyId, rating: body.rating } satisfies FeedbackResponse);
       });
     },
   };
@@ -60,7 +65,7 @@ export function adminQuestionsHandlers(services: () => Services): { GET: MethodH
         questions: questionReport(replies, query.kind),
         perDay: answeredPerDay(replies, days, current.now()),
         howToTeach: HOW_TO_TEACH,
-      });
+      } satisfies QuestionsResponse);
     }),
   };
 }

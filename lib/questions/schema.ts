@@ -31,6 +31,8 @@ export const feedbackResponseSchema = v.object({
   rating: v.picklist(['up', 'down']),
 });
 
+export type FeedbackResponse = v.InferOutput<typeof feedbackResponseSchema>;
+
 /** The query of GET /api/admin/questions. */
 export const questionsQuerySchema = v.object({
   kind: v.optional(
@@ -79,3 +81,5 @@ export const questionsResponseSchema = v.object({
   /** Answered and unanswered replies per UTC day, oldest first. */
   perDay: v.array(v.object({ date: v.string(), answered: v.number(), unanswered: v.number() })),
 });
+
+export type QuestionsResponse = v.InferOutput<typeof questionsResponseSchema>;

@@ -1,11 +1,14 @@
 import { type LanguageModel, usuallyCapitalised } from '../lm/index.js';
 import type { PassageIndex } from '../retrieval/index.js';
+import { nameQuestions } from './names.js';
 import { questionFromHeading } from './phrase.js';
 
 /** Most questions a list holds (GET /api/suggestions). */
 export const MAX_SUGGESTIONS = 5;
 /** Headings tried at most, biggest sections first, before giving up on more. */
 const TRIED_HEADINGS = 12;
+/** Fewer questions than this from the headings, and the names the text mentions are asked about too. */
+const FEW_FROM_HEADINGS = 2;
 
 /** What the suggestions are made from: the passage index and its model (for names' casing). */
 export interface SuggestionKnowledge {
@@ -19,14 +22,28 @@ export type AnswersQuestion = (question: string) => boolean;
 const cache = new WeakMap<PassageIndex, { size: number; checked: boolean; questions: string[] }>();
 
 /**
- * Up to five questions the documents answer, made from the headings of their largest sections
- * (one question per heading wording, document order breaking ties). With `answers`, a question
- * is kept only when the documents answer it. Worked out once per state of the index.
+ * Up to five questions the documents answer: made from the headings of their largest sections
+ * (one question per heading wording, document order breaking ties), and, when the headings give
+ * fewer than two (text without headings), about the names the text mentions most. With
+ * `answers`, a question is kept only when the documents answer it. GET /api/suggestions and the
+ * don't-know reply both offer this list. Worked out once per state of the index.
  */
 export function suggestedQuestions(knowledge: SuggestionKnowledge, answers?: AnswersQuestion): string[] {
   const { passages, model } = knowledge;
   const cached = cache.get(passages);
   if (cached && cached.size === passages.size && (cached.checked || !answers)) return cached.questions;
+  const questions = fromHeadings(knowledge, answers);
+  if (questions.length < FEW_FROM_HEADINGS) {
+    for (const question of nameQuestions(passages, model, MAX_SUGGESTIONS)) {
+      if (questions.length >= MAX_SUGGESTIONS) break;
+      if (!answers || answers(question)) questions.push(question);
+    }
+  }
+  cache.set(passages, { size: passages.size, checked: answers !== undefined, questions });
+  return questions;
+}
+
+function fromHeadings({ passages, model }: SuggestionKnowledge, answers?: AnswersQuestion): string[] {
   const isName = (word: string) => usuallyCapitalised(model, word);
   const candidates = passages.sections
     .map((section, id) => ({
@@ -48,6 +65,5 @@ export function suggestedQuestions(knowledge: SuggestionKnowledge, answers?: Ans
     if (answers && !answers(question)) continue;
     questions.push(question);
   }
-  cache.set(passages, { size: passages.size, checked: answers !== undefined, questions });
   return questions;
 }

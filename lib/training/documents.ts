@@ -2,8 +2,8 @@ import { type DocumentRecord, publicDocument } from '../documents/index.js';
 import { HttpError } from '../http/index.js';
 import type { Store, StoreBatch } from '../store/index.js';
 import { claimDocument } from './claims.js';
-import type { TrainAnswer } from './idempotency.js';
 import { type ModelKeeper, STARTER_DOCUMENT_ID } from './model-keeper.js';
+import type { DocumentList, TrainResponse } from './schema.js';
 import type { TrainInput } from './train-document.js';
 
 /** How long a train waits for another request's claim on the same document before its 409. */
@@ -11,10 +11,10 @@ const TRAIN_WAIT_MS = 5_000;
 /** How long a delete waits for a training of the same document to finish (it is serialised after it). */
 const DELETE_WAIT_MS = 30_000;
 
-export type TrainStatus = 'trained' | 'replaced' | 'unchanged';
+export type TrainStatus = TrainResponse['status'];
 
 /** What a train of a document answers. */
-export type DocumentTrainAnswer = TrainAnswer & { documentId: string; status: TrainStatus };
+export type DocumentTrainAnswer = TrainResponse;
 
 type Also = (batch: StoreBatch, learned: { tokens: number; documentId: string; status: TrainStatus }) => void;
 
@@ -97,7 +97,7 @@ export async function listDocuments(
   keeper: ModelKeeper,
   limit: number,
   cursor?: string,
-): Promise<{ documents: ReturnType<typeof publicDocument>[]; nextCursor?: string }> {
+): Promise<DocumentList> {
   const all = (await keeper.documents()).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const after = cursor === undefined ? all : all.filter((record) => record.id > cursor);
   const page = after.slice(0, limit);

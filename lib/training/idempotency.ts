@@ -1,8 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
+import * as v from 'valibot';
 import { HttpError } from '../http/index.js';
 import { logError } from '../log/index.js';
 import type { Store, StoreBatch } from '../store/index.js';
 import { trainingKeys } from './keys.js';
+import { idempotencyKeySchema, type TrainResponse } from './schema.js';
 
 /** How long the first answer to a key is kept for retries. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
@@ -15,16 +17,12 @@ export const IDEMPOTENCY_CLAIM_SECONDS = 60;
 const WAIT_FOR_FIRST_MS = 10_000;
 const POLL_MS = 50;
 
-const KEY_PATTERN = /^[\x21-\x7e]{1,128}$/;
-
-/** What a train answered, kept under its Idempotency-Key. */
-export interface TrainAnswer {
-  ok: true;
-  tokens: number;
-  vocabSize: number;
-  documentId?: string;
-  status?: 'trained' | 'replaced' | 'unchanged';
-}
+/**
+ * What a train answered, kept under its Idempotency-Key: the response of POST /api/train, whose
+ * document fields a record kept before documents had ids does not hold.
+ */
+export type TrainAnswer = Omit<TrainResponse, 'documentId' | 'status'> &
+  Partial<Pick<TrainResponse, 'documentId' | 'status'>>;
 
 type AnswerExtras = Pick<TrainAnswer, 'documentId' | 'status'>;
 
@@ -39,7 +37,7 @@ type KeyRecord =
 export function idempotencyKeyOf(request: Request): string | undefined {
   const key = request.headers.get('idempotency-key');
   if (key === null) return undefined;
-  if (!KEY_PATTERN.test(key)) {
+  if (!v.is(idempotencyKeySchema, key)) {
     throw new HttpError(
       'validation_failed',
       'Idempotency-Key: must be 1 to 128 visible ASCII characters (a UUID is a good choice)',

@@ -2,18 +2,14 @@ import { HttpError } from '../http/index.js';
 import type { Store } from '../store/index.js';
 import { type DocumentTrainAnswer, trainDocument } from './documents.js';
 import type { ModelKeeper } from './model-keeper.js';
+import type { TrainPending } from './schema.js';
 import type { TrainInput } from './train-document.js';
 
 /** Parts of an upload that never completes are dropped this long after its last part arrived. */
 export const PARTS_TTL_SECONDS = 60 * 60;
 
 /** What a part that does not complete its document answers (202). */
-export interface PendingPart {
-  documentId: string;
-  status: 'pending';
-  part: number;
-  parts: number;
-}
+export type PendingPart = TrainPending;
 
 const partsKey = (documentId: string, sha256: string) => `train:parts:${sha256}:${documentId}`;
 

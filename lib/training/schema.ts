@@ -7,8 +7,8 @@ export const TRAIN_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
 /** Largest file a multipart train may carry (a PDF is larger than its text; Vercel caps bodies at 4.5 MB). */
 export const MAX_TRAIN_FILE_BYTES = 4 * 1024 * 1024;
 
-/** The formats a JSON train may name (a PDF comes as a file). */
-export const TRAIN_FORMATS = ['text', 'markdown', 'html', 'dialogue'] as const;
+/** The formats a JSON train may name (a PDF comes as a file); `vimhelp` is Vim's help format. */
+export const TRAIN_FORMATS = ['text', 'markdown', 'html', 'dialogue', 'vimhelp'] as const;
 
 const nameSchema = v.pipe(
   v.string('must be a string'),
@@ -57,6 +57,9 @@ const partNumberSchema = v.pipe(
   v.maxValue(MAX_PARTS, `must be at most ${MAX_PARTS}`),
 );
 
+/** The `Idempotency-Key` header of POST /api/train: 1-128 visible ASCII characters (a UUID is a good choice). */
+export const idempotencyKeySchema = v.pipe(v.string(), v.regex(/^[\x21-\x7e]{1,128}$/));
+
 /** The body of POST /api/train. */
 export const trainRequestSchema = v.object(
   {
@@ -85,3 +88,52 @@ export const trainFileFieldsSchema = v.object({
   url: v.optional(documentUrlSchema),
   sha256: v.optional(sha256Schema),
 });
+
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** The body of a 200 from POST /api/train. */
+export const trainResponseSchema = v.strictObject({
+  ok: v.literal(true),
+  /** Tokens learnt from this text (0 when unchanged). */
+  tokens: count,
+  vocabSize: count,
+  /** The document the text belongs to. */
+  documentId: v.string(),
+  /** A new document, a new version of one (the old text forgotten), or the same content again. */
+  status: v.picklist(['trained', 'replaced', 'unchanged']),
+});
+
+export type TrainResponse = v.InferOutput<typeof trainResponseSchema>;
+
+/** The body of a 202 from POST /api/train: a part was kept; the document goes live with its last part. */
+export const trainPendingSchema = v.strictObject({
+  documentId: v.string(),
+  status: v.literal('pending'),
+  part: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  parts: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+
+export type TrainPending = v.InferOutput<typeof trainPendingSchema>;
+
+/** The body of a 200 from GET /api/admin/documents: a page of the document table, by id. */
+export const documentListSchema = v.strictObject({
+  documents: v.array(
+    v.strictObject({
+      id: v.string(),
+      /** The name citations show. */
+      name: v.string(),
+      format: v.picklist(['text', 'markdown', 'html', 'pdf', 'dialogue', 'vimhelp']),
+      /** Bytes sent (the file as it is, or the text). */
+      bytes: count,
+      sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+      /** Passages it gives the index. */
+      passages: count,
+      url: v.optional(v.string()),
+      trainedAt: v.pipe(v.string(), v.isoTimestamp()),
+    }),
+  ),
+  /** Pass as cursor for the next page; absent on the last. */
+  nextCursor: v.optional(v.string()),
+});
+
+export type DocumentList = v.InferOutput<typeof documentListSchema>;

@@ -5,6 +5,7 @@ import { requireTrainAccess } from '../training/handlers.js';
 import { MAX_IMAGE_BYTES } from '../vision/index.js';
 import { loadStoredImage } from './load-image.js';
 import { parseImageUpload } from './parse-upload.js';
+import type { UploadedImage } from './schema.js';
 import { STORED_IMAGE_CACHE_CONTROL, storeUploadedImage } from './store-image.js';
 import { trainImageText, wantsTraining } from './train-image.js';
 
@@ -28,7 +29,8 @@ export function uploadHandlers(services: () => Services): { POST: MethodHandler;
           recognizer: current.textRecognizer,
         });
         if (!train) return json(stored);
-        return json({ ...stored, training: await trainImageText(current.model, stored.id, stored.text) });
+        const training = await trainImageText(current.model, stored.id, stored.text);
+        return json({ ...stored, training } satisfies UploadedImage);
       });
     },
     async GET(request) {

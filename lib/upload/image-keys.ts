@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import * as v from 'valibot';
 import { HttpError } from '../http/errors.js';
-
-const ID_PATTERN = /^[0-9a-f]{64}$/;
+import { imageIdSchema } from './schema.js';
 
 /** The id of stored image bytes: their SHA-256 in hex. */
 export function imageIdOf(bytes: Uint8Array): string {
@@ -10,7 +10,7 @@ export function imageIdOf(bytes: Uint8Array): string {
 
 /** Throws HttpError 400 unless `id` has the form of an image id (64 lowercase hex digits). */
 export function assertImageId(id: string): void {
-  if (!ID_PATTERN.test(id)) {
+  if (!v.is(imageIdSchema, id)) {
     throw new HttpError(
       'bad_request',
       'The image id must be the 64 hex digits returned by POST /api/upload.',

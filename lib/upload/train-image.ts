@@ -1,21 +1,15 @@
 import { cleanTrainingText } from '../documents/index.js';
-import { HttpError } from '../http/errors.js';
+import { validate } from '../http/validate.js';
 import type { ModelKeeper } from '../training/index.js';
-import type { UploadedImage } from './schema.js';
+import { TRAIN_FIELD_YES, type UploadedImage, uploadFieldsSchema } from './schema.js';
 
 /** The name an image's text is trained under, which its passages' sources carry. */
 export const imageSourceName = (id: string): string => `image:${id}`;
 
 /** Whether the upload's `train` field asks to train: true/1/yes, false/0/no or absent; anything else is a 400. */
 export function wantsTraining(fields: Record<string, string>): boolean {
-  const value = fields.train?.trim().toLowerCase();
-  if (value === undefined || value === '' || value === 'false' || value === '0' || value === 'no')
-    return false;
-  if (value === 'true' || value === '1' || value === 'yes') return true;
-  throw new HttpError('validation_failed', 'train: must be true or false', {
-    field: 'train',
-    fields: ['train'],
-  });
+  const { train } = validate(uploadFieldsSchema, fields);
+  return (TRAIN_FIELD_YES as readonly string[]).includes(train ?? '');
 }
 
 /**

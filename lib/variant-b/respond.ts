@@ -124,12 +124,16 @@ async function finish(
   onDelta?: DeltaSink,
 ): Promise<VariantBResponse> {
   const article = 'article' in local ? sourceOf(local.article) : null;
-  const base = {
+  // The spec's fields first, in its order (response, mode, tokens), then this service's own.
+  const reply = (response: string, sources: Source[]): VariantBResponse => ({
+    response,
     mode: request.mode,
+    tokens: 0,
     ...(article ? { source: article } : {}),
+    sources,
     confidence: local.confidence,
     ...(!('article' in local) && local.thought ? { thought: local.thought } : {}),
-  };
+  });
   if (services.externalModel) {
     const assisted = await assist(local, {
       model: services.externalModel,
@@ -141,8 +145,8 @@ async function finish(
       instruction,
       onDelta,
     });
-    if (assisted.text) return { ...base, response: assisted.text, tokens: 0, sources: assisted.sources };
+    if (assisted.text) return reply(assisted.text, assisted.sources);
   }
   if (onDelta) emitInPieces(local.text, onDelta);
-  return { ...base, response: local.text, tokens: 0, sources: local.sources };
+  return reply(local.text, local.sources);
 }

@@ -69,8 +69,9 @@ describe('grounded replies', () => {
     const first = await ask(api, 'How do I return a widget?', { sessionId: 'follow' });
     expect(first.response).toMatch(/print the label/);
     const second = await ask(api, 'Where do I drop it?', { sessionId: 'follow' });
-    expect(second.thought).toMatch(/read as: "Where do I drop widget\?"/);
+    expect(second.thought).toMatch(/read as: "Where do I drop it\?" \(with "How do I return a widget\?"\)/);
     expect(second.response).toMatch(/post office/);
+    expect(second.response).not.toMatch(/^Rotterdam/);
   });
 
   it('answers greetings from the dialogue layer, without sources', async () => {

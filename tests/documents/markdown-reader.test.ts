@@ -145,4 +145,39 @@ describe('the Markdown reader', () => {
       markdown: '- `-c/--connections NUM`: The number of concurrent connections to use. default: 10.',
     });
   });
+
+  it('reads an HTML heading block as a heading: its text, or the alt text of its logo; a Markdown H1 stays the title', () => {
+    const readmes = [
+      '# first-tool',
+      '',
+      'First tool text.',
+      '',
+      '<h1 align="center">',
+      '\t<br>',
+      '\t<img width="320" src="media/logo.svg" alt="Chalk">',
+      '</h1>',
+      '',
+      '> Terminal string styling done right',
+      '',
+      '## Install',
+      '',
+      'Run npm install chalk.',
+      '',
+      '<div align="center"><b>Sponsors</b></div>',
+      '',
+    ].join('\n');
+    const { title, sections } = readDocument({ format: 'markdown', text: readmes });
+    expect(title).toBe('first-tool');
+    expect(sections.map((section) => section.path)).toEqual([
+      ['first-tool'],
+      ['Chalk'],
+      ['Chalk', 'Install'],
+    ]);
+    const banner = readDocument({
+      format: 'markdown',
+      text: '<h1 align="center">Fastify &amp; friends</h1>\n\n## Reply\n\nThe reply object.\n',
+    });
+    expect(banner.title).toBe('Fastify & friends');
+    expect(banner.sections[0].path).toEqual(['Fastify & friends', 'Reply']);
+  });
 });

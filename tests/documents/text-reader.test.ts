@@ -60,6 +60,89 @@ describe('the text reader', () => {
     );
   });
 
+  it('reads a DocBook FAQ in text: its title, "Chapter N." headings, questions wrapped over lines, term lists, no contents', () => {
+    const faq = [
+      '',
+      '                      The Example GNU/Linux FAQ',
+      '',
+      '---------------------------------------------------------------------',
+      '',
+      '                            Version 11.0',
+      '',
+      '---------------------------------------------------------------------',
+      '',
+      'Table of Contents',
+      '',
+      '1. Basics of packages',
+      '    1.1. What is an Essential, Required, Important, Standard,',
+      '    Optional, or Extra package?',
+      '    1.2. How do I put a package on hold?',
+      '',
+      'Chapter 1. Basics of packages',
+      '',
+      '1.1.\u00a0What is an Essential, Required, Important, Standard, Optional,',
+      'or Extra package?',
+      '',
+      '    Each package is assigned a priority by the distribution',
+      '    maintainers.',
+      '',
+      '1.2.\u00a0How do I put a package on hold?',
+      '',
+      '    With apt, use apt-mark hold package_name.',
+      '',
+      '    The individual scripts are:',
+      '',
+      '    prerm',
+      '',
+      '        This script typically stops any daemons of the package.',
+      '',
+      '    postrm',
+      '',
+      '        This script removes files created by the package.',
+      '',
+      '    To find the package of a file run either:',
+      '',
+      '      * dpkg --search foo',
+      '',
+      '        This searches installed packages only.',
+      '',
+      '      * apt-file search foo',
+      '',
+      '        This finds files of packages that are not installed.',
+      '',
+      '1.3. Numbered paragraphs that wrap onto a second line at the margin',
+      'are prose when nothing indented follows them.',
+      '',
+      'More prose.',
+      '',
+    ].join('\n');
+    const sections = read(faq);
+    expect(sections.map((section) => section.path)).toEqual([
+      [
+        'The Example GNU/Linux FAQ',
+        'Basics of packages',
+        'What is an Essential, Required, Important, Standard, Optional, or Extra package?',
+      ],
+      ['The Example GNU/Linux FAQ', 'Basics of packages', 'How do I put a package on hold?'],
+    ]);
+    expect(sections[0].blocks.map((block) => block.text)).toEqual([
+      'Each package is assigned a priority by the distribution maintainers.',
+    ]);
+    // A term list as DocBook prints it: the term, a blank line, its description indented under it.
+    expect(sections[1].blocks.filter((block) => block.name).map((block) => [block.name, block.text])).toEqual(
+      [
+        ['prerm', 'prerm: This script typically stops any daemons of the package.'],
+        ['postrm', 'postrm: This script removes files created by the package.'],
+        // So is a list of commands, each explained in a paragraph indented under it after a blank line.
+        ['dpkg --search foo', 'This searches installed packages only.'],
+        ['apt-file search foo', 'This finds files of packages that are not installed.'],
+      ],
+    );
+    const text = sections.flatMap((section) => section.blocks.map((block) => block.text)).join('\n');
+    expect(text).not.toContain('Version 11.0');
+    expect(text).toContain('Numbered paragraphs that wrap onto a second line at the margin are prose');
+  });
+
   it('merges a heading with no body into the section that follows, keeping its text in the path', () => {
     const sections = read(FAQ);
     const paths = sections.map((section) => section.path.join(' > '));

@@ -219,6 +219,51 @@ describe('extract', () => {
     expect(short.sources).toHaveLength(1);
   });
 
+  it('brings what a list item announces with a colon along with it', async () => {
+    const knowledge = await knowledgeOf({
+      format: 'text',
+      name: 'faq.txt',
+      text: [
+        'Package tools',
+        '=============',
+        '',
+        '      * To list all packages for which newer versions are available,',
+        '        run:',
+        '',
+        '        pkgtool list --upgradable',
+        '',
+        '      * To remove a package and its settings, run:',
+        '',
+        '        pkgtool purge NAME',
+        '',
+      ].join('\n'),
+    });
+    expect(ask(knowledge, 'How do I list the packages that have newer versions available?').text).toContain(
+      'pkgtool list --upgradable',
+    );
+  });
+
+  it("brings the name a unit gives for 'which option', and the command a paragraph announces for 'how do I'", async () => {
+    const knowledge = await knowledgeOf({
+      format: 'markdown',
+      name: 'editor.md',
+      text: [
+        '# Editor',
+        '## Searching',
+        "Display the match for a search pattern while you are still typing it. See 'livesearch'.",
+        'Searching wraps around the end of the file.',
+        '## Quitting',
+        'Sometimes you make a sequence of changes and realize you were better off before. Not to worry; the editor has a quit-and-throw-away command. It is:',
+        '```\n:quit!\n```',
+        'The window closes after it.',
+      ].join('\n\n'),
+    });
+    expect(
+      ask(knowledge, 'Which option shows the match while I am still typing the pattern?').text,
+    ).toContain("'livesearch'");
+    expect(ask(knowledge, 'How do I quit and throw away my changes?').text).toContain(':quit!');
+  });
+
   it('puts a short answer the evidence names first, for a who-question', async () => {
     const knowledge = await knowledgeOf({ format: 'text', name: 'family.txt', text: FAMILY });
     expect(ask(knowledge, "Who was Ondine's mother in law?").text).toMatch(/^Marla Quist\./);
@@ -232,6 +277,13 @@ describe('compose', () => {
     expect(reply.confidence.level).toBe('none');
     expect(reply.sources).toEqual([]);
     expect(reply.text).not.toMatch(/api\/train|npm run/);
+  });
+
+  it("says it does not know when a word the question is about is no English word and was never taught (a tool's name)", async () => {
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
+    // "timeout" and "request" are taught; "zorblax" is a name nobody taught.
+    expect(ask(knowledge, 'What is the default request timeout in zorblax?').confidence.level).toBe('none');
+    expect(ask(knowledge, 'What is the default request timeout?').confidence.level).toBe('answer');
   });
 
   it('tells the owner of an empty install how to teach it', async () => {

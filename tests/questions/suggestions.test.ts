@@ -143,3 +143,64 @@ describe('what a visitor reads when the documents do not answer', () => {
     ]);
   });
 });
+
+/** The questions a don't-know reply offers, as its visitor reads them. */
+function offered(reply: string): string[] {
+  return [...reply.matchAll(/"([^"]+\?)"/g)].map((match) => match[1]!);
+}
+
+const ISLAND = [
+  'The lighthouse keeper Martha lived on the island for thirty years, and every evening the keeper Martha climbed the tower to light the lamp.',
+  'The ferry from Kellan harbour came twice a week with letters and bread, and the people of Kellan called it the grey boat.',
+  'In the great storm the keeper Martha saved eleven sailors from a wrecked trawler near Kellan.',
+  'After the storm the town of Kellan rebuilt its harbour, and the ferry now comes every day.',
+].join('\n\n');
+
+describe("GET /api/suggestions and the don't-know reply offer the same questions", () => {
+  async function both(services: Services) {
+    const suggestions = endpoint(suggestionsHandlers(() => services));
+    const chat = endpoint(chatHandlers(() => services));
+    const { questions } = await (
+      await suggestions.fetch(new Request('http://127.0.0.1/api/suggestions'))
+    ).json();
+    const body = await (
+      await chat.fetch(postJson('http://127.0.0.1/api/chat', { message: 'What is the capital of Brazil?' }))
+    ).json();
+    expect(body.confidence.level).toBe('none');
+    return { questions: questions as string[], reply: body.response as string, chat };
+  }
+
+  it('for documents with headings: the first three of the list, never a one-word heading', async () => {
+    const { questions, reply } = await both(await museum());
+    expect(questions.length).toBeGreaterThanOrEqual(2);
+    expect(offered(reply)).toEqual(questions.slice(0, 3));
+    expect(`${reply} ${questions.join(' ')}`).not.toMatch(/\b(?:Tip|Overview)\b/);
+  });
+
+  it('for text without headings: questions about the names it mentions most, each one answered', async () => {
+    const services = embeddedServices();
+    await services.model.train({ text: ISLAND, format: 'text', name: 'island.txt' });
+    const { questions, reply, chat } = await both(services);
+    expect(questions).toEqual(
+      expect.arrayContaining(['What can you tell me about Martha?', 'What can you tell me about Kellan?']),
+    );
+    expect(offered(reply)).toEqual(questions.slice(0, 3));
+    for (const message of questions) {
+      const answer = await (await chat.fetch(postJson('http://127.0.0.1/api/chat', { message }))).json();
+      expect(answer.confidence.level, message).toBe('answer');
+    }
+  });
+
+  it('offers nothing unchecked: headings of one word only give no question in either', async () => {
+    const services = embeddedServices();
+    await services.model.train({
+      text: '# Overview\n\nThe app syncs notes.\n\n## Tip\n\nPress save often.\n\n## Setup\n\nRun the installer.\n',
+      format: 'markdown',
+      name: 'app.md',
+    });
+    const { questions, reply } = await both(services);
+    expect(questions).toEqual([]);
+    expect(offered(reply)).toEqual([]);
+    expect(reply).not.toMatch(/Tip|Overview|Setup|You could ask/);
+  });
+});

@@ -80,7 +80,7 @@ class Refusal extends Error {
 class Crash extends Error {}
 
 const sha256Of = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
-const FORMATS = ['text', 'markdown', 'html', 'dialogue'];
+const FORMATS = ['text', 'markdown', 'html', 'dialogue', 'vimhelp'];
 
 export async function startTrainStandIn(options: StandInOptions = {}): Promise<TrainStandIn> {
   const email = options.ownerEmail ?? 'owner@example.org';

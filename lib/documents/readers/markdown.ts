@@ -13,7 +13,8 @@ import { optionEntriesOf } from './option-listing.js';
 export function readMarkdown(text: string): { title?: string; sections: Section[] } {
   const reader = new MarkdownReader(text);
   reader.readTokens(marked.lexer(text), 0);
-  return { ...(reader.title ? { title: reader.title } : {}), sections: reader.builder.finish() };
+  const title = reader.title ?? reader.htmlTitle;
+  return { ...(title ? { title } : {}), sections: reader.builder.finish() };
 }
 
 /** How far past the expected place a token's raw text may start (blank lines, skipped markup). */
@@ -22,6 +23,8 @@ const SEARCH_SLACK = 4096;
 class MarkdownReader {
   readonly builder = new SectionBuilder();
   title: string | undefined;
+  /** The first HTML `<h1>`: the title when no Markdown H1 gives one. */
+  htmlTitle: string | undefined;
   private readonly lineStarts: number[] = [0];
 
   constructor(private readonly source: string) {
@@ -103,8 +106,20 @@ class MarkdownReader {
       case 'blockquote':
         this.readQuote(token as Tokens.Blockquote, line);
         return;
+      case 'html': {
+        // A README's title is often an HTML heading (`<h1 align="center"><img alt="Chalk"></h1>`):
+        // it heads what follows as a Markdown heading would. Other HTML blocks are not content.
+        // It names the document only when no Markdown H1 does (a site's banner `<h1>Fastify</h1>`
+        // above each page's own `# Title` does not).
+        const heading = htmlHeading(token.raw);
+        if (heading) {
+          if (heading.depth === 1 && this.htmlTitle === undefined) this.htmlTitle = heading.text;
+          this.builder.heading(heading.depth, heading.text);
+        }
+        return;
+      }
       default:
-        // html, hr, space, link definitions: not content.
+        // hr, space, link definitions: not content.
         return;
     }
   }
@@ -221,4 +236,30 @@ function isContents(list: Tokens.List): boolean {
       }),
     )
   );
+}
+
+/**
+ * The heading an HTML block is, when it is one element `<h1>`-`<h6>`: its text, else (a logo only)
+ * its images' alt texts.
+ */
+function htmlHeading(raw: string): { depth: number; text: string } | undefined {
+  const element = /^\s*<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1>\s*$/i.exec(raw);
+  if (!element) return undefined;
+  const inner = element[2];
+  const text = decodeEntities(inner.replace(/<[^>]*>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
+  const alts = [...inner.matchAll(/<img\b[^>]*\balt\s*=\s*(["'])(.*?)\1/gi)].map((match) => match[2].trim());
+  const words = text || decodeEntities(alts.filter(Boolean).join(' ')).trim();
+  return words ? { depth: Number(element[1]), text: words } : undefined;
+}
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 }

@@ -58,6 +58,7 @@ export function extract(
   const weights = new Map(search.query.map((term, i) => [term.term, search.idf[i] * term.weight]));
   const shape = search.reading.shape;
   const questionTerms = new Set(search.query.map((term) => term.term));
+  const ownTerms = new Set(search.query.slice(0, search.own).map((term) => term.term));
   const maxIdf = index.idf('');
   const isName = (word: string) => usuallyCapitalised(model, word);
   const lines = evidenceLines(index, shape.kind === 'choice' ? evidence : evidence.slice(0, NAMING_PASSAGES));
@@ -67,6 +68,7 @@ export function extract(
     lines,
     (term) => (index.idf(term) / maxIdf) ** 2,
     isName,
+    search.reading.carried ? ownTerms : questionTerms,
   ).filter((candidate) => fitsKind(index, candidate.text, shape.kind));
   const answer = request.single ? null : confidentAnswer(candidates);
   const cited = request.single ? [best] : citedEvidence(index, evidence, best, answer, request.budget.cite);

@@ -55,16 +55,21 @@ export function answerCandidates(
   rarity: (term: string) => number,
   /** True when the taught text usually writes the word capitalised: a name, not a word that starts a quote. */
   isName: (word: string) => boolean,
+  /**
+   * The message's own words, which a short answer must stand near. For a follow-up the words
+   * carried from the earlier question are left out: a name beside them answered that question.
+   */
+  nearTerms: ReadonlySet<string> = questionTerms,
 ): AnswerCandidate[] {
   if (!['person', 'place', 'choice', 'number'].includes(shape.kind)) return [];
-  const totals = new Map<string, AnswerCandidate & { best: number }>();
+  const totals = new Map<string, AnswerCandidate & { best: number; near: boolean }>();
   evidence.forEach((line, lineIndex) => {
     const tokens = tokenize(line.text);
     const folded = tokens.map((token) => foldCase(token));
     const matchedAt: number[] = [];
     folded.forEach((word, i) => {
       const term = searchTerm(word);
-      if (term && questionTerms.has(term)) matchedAt.push(i);
+      if (term && nearTerms.has(term)) matchedAt.push(i);
     });
     const nearness = (i: number) => {
       let distance = Number.POSITIVE_INFINITY;
@@ -75,8 +80,9 @@ export function answerCandidates(
       const term = searchTerm(text.split(' ')[0]);
       const score = line.weight * nearness(at) * bonus * (term ? rarity(term) : 1);
       const key = text.toLowerCase();
-      const entry = totals.get(key) ?? { text, score: 0, line: lineIndex, best: 0 };
+      const entry = totals.get(key) ?? { text, score: 0, line: lineIndex, best: 0, near: false };
       entry.score += score;
+      if (matchedAt.length > 0) entry.near = true;
       if (score > entry.best) {
         entry.best = score;
         entry.line = lineIndex;
@@ -167,7 +173,12 @@ export function answerCandidates(
       }
     }
   });
+  // For a follow-up, a name only ever seen in lines without the message's own words stood beside
+  // the earlier question's topic: it answered that question, not this one. (A first question
+  // keeps names of the neighbouring line: a verse often names who the one before speaks of.)
+  const carried = nearTerms !== questionTerms;
   return [...totals.values()]
+    .filter((entry) => !carried || entry.near)
     .map(({ text, score, line }) => ({ text, score, line }))
     .sort((a, b) => b.score - a.score);
 }

@@ -18,6 +18,8 @@ const UNIT_WORDS = 50;
 const ITEM_WORDS = 70;
 /** Lines of a code block shown; a longer block is cut at a line with a closing note. */
 const CODE_LINES = 24;
+/** Words of a paragraph that follows an announcing sentence, shown with it (a command, a short example). */
+const ANNOUNCED_WORDS = 30;
 /** List items that follow an announcing sentence, shown with it. */
 const FOLLOWING_ITEMS = 6;
 
@@ -55,7 +57,11 @@ export function passageSnippet(
   if (kind === 'code') return codeSnippet(model, index, id, request);
   if (kind === 'list-item' || kind === 'table-row') {
     const text = itemText(model, index, id, request);
-    return { text, block: false, keys: [keyOf(index.text(id))] };
+    const keys = [keyOf(index.text(id))];
+    // An item that announces what follows ("To list them, run:") brings it along.
+    const following = announces(text) ? followingBlocks(index, id, request.weights) : null;
+    if (following) return { text: `${text}\n\n${following}`, block: true, keys };
+    return { text, block: false, keys };
   }
   const source = index.display(id);
   const sentences = kind === 'line' ? [source] : splitSentences(source);
@@ -92,6 +98,25 @@ export function passageSnippet(
       keys.push(keyOf(next.sentence));
       text = `${text} ${extra}`;
       words += size;
+    }
+  }
+  // "Which option ...": when the sentences shown name nothing, the unit's sentence that gives the
+  // name ("See 'incsearch'.") comes along: the name is the answer.
+  if (request.shape?.wants === 'name' && !NAME_LIKE.test(text)) {
+    const naming = sentences.find((sentence) => sentence !== chosen.sentence && NAME_LIKE.test(sentence));
+    if (naming && !text.includes(naming)) {
+      keys.push(keyOf(naming));
+      text = `${text} ${naming}`;
+    }
+  }
+  // "How do I ...": a paragraph that ends announcing an example or command ("It is:") brings the
+  // announcing sentence and the command along after the sentence that matched.
+  const last = sentences.length - 1;
+  if (request.shape?.wants === 'procedure' && chosen.order !== last && announces(sentences[last])) {
+    const following = followingBlocks(index, id, request.weights);
+    if (following && index.kindOf(index.sibling(id, 1)) === 'code') {
+      keys.push(keyOf(sentences[last]));
+      return { text: `${balanceBackticks(text)} ${sentences[last]}\n\n${following}`, block: true, keys };
     }
   }
   return { text: balanceBackticks(text), block: false, keys };
@@ -149,7 +174,12 @@ function followingBlocks(
   const next = index.sibling(id, 1);
   if (next < 0) return null;
   if (index.kindOf(next) === 'code') return fence(index, next, weights);
-  if (index.kindOf(next) !== 'list-item' && index.kindOf(next) !== 'table-row') return null;
+  if (index.kindOf(next) !== 'list-item' && index.kindOf(next) !== 'table-row') {
+    // What a plain text announces is often its next paragraph (an indented command the text
+    // reader cannot tell from prose): a short one comes along.
+    const text = index.display(next);
+    return text.split(/\s+/).length <= ANNOUNCED_WORDS ? text : null;
+  }
   const items: string[] = [];
   for (let at = next; at >= 0 && items.length < FOLLOWING_ITEMS; at = index.sibling(at, 1)) {
     if (index.kindOf(at) !== index.kindOf(next)) break;
@@ -251,6 +281,12 @@ function formatOf(file: string | undefined): Source['format'] | undefined {
 
 /** A value as documentation writes one: a number, on/off, true/false, a quoted or code value. */
 const VALUE = /\d|\b(?:on|off|true|false|yes|no|none|null|enabled|disabled)\b|["“'‘`][^"”'’`]+["”'’`]/i;
+/**
+ * A name as code or a manual writes it: `inline code`, an option (--keep), a word joined by - _ .
+ * (build-essential, max_retries), or one word in quotes ('incsearch', the way Vim names options).
+ */
+const NAME_LIKE =
+  /`[^`]+`|(?:^|\s)--?[A-Za-z][\w-]*|\b[A-Za-z]\w*[-_.]\w[\w.-]*\b|(?:^|\s)['‘"“][A-Za-z][\w-]*['’"”]/;
 const REASON = /\b(?:because|since|so that|in order to|due to|therefore|the reason)\b/i;
 
 /**

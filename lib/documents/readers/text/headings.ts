@@ -13,6 +13,8 @@ export interface HeadingCandidate {
 }
 
 const NUMBERED = /^(\d{1,3}(?:\.\d{1,3})*)\.?\s+(["'“‘(]?\p{L}.*)$/u;
+/** A chapter's title as DocBook and many manuals print it: "Chapter 9. Keeping your system up-to-date". */
+const CHAPTER = /^(?:Chapter|Appendix)\s+(?:\d{1,3}|[A-Z]|[IVXLC]{1,6})\.?\s+(\p{L}.*)$/u;
 const CAPITALS = /^[\p{Lu}\d][\p{Lu}\d &/,'’()_-]*$/u;
 const VIM_TAG_HEADING = /^\*([^*\s|]+)\*\s+(\S.*)$/;
 const TRAILING_TAGS = /\s{2,}(?:\*[^*\s]+\*\s*)+$/;
@@ -78,6 +80,12 @@ export function headingAt(
   if (numbered && isBlank(next) && (isTitleLike(numbered[2]) || introducesIndented(lines, i))) {
     return { kind: 'numbered', text: numbered[2], lines: 1, depth: numbered[1].split('.').length };
   }
+  if (numbered && !isBlank(next)) {
+    const wrapped = wrappedQuestion(lines, i, numbered[2]);
+    if (wrapped) return { kind: 'numbered', ...wrapped, depth: numbered[1].split('.').length };
+  }
+  const chapter = line.indent === 0 && isBlank(next) ? CHAPTER.exec(text) : null;
+  if (chapter && isTitleLike(chapter[1])) return { kind: 'numbered', text: chapter[1], lines: 1, depth: 1 };
   if (
     line.indent === 0 &&
     CAPITALS.test(text) &&
@@ -88,6 +96,36 @@ export function headingAt(
     return { kind: 'capitals', text, lines: 1 };
   }
   return subsectionAt(lines, i, context, text);
+}
+
+/**
+ * A numbered FAQ question wrapped over two or three lines at its own margin ("7.7. What is an
+ * Essential, Required, Important, Standard, Optional," / "or Extra package?"), then a blank line
+ * and its answer indented under it: the layout of DocBook's and similar FAQs in text. The answer's
+ * indentation is what tells a wrapped heading from a numbered paragraph.
+ */
+function wrappedQuestion(
+  lines: readonly SourceLine[],
+  i: number,
+  first: string,
+): { text: string; lines: number } | undefined {
+  const line = lines[i];
+  const parts = [first];
+  let j = i + 1;
+  for (; j < lines.length && j <= i + 2; j++) {
+    const next = lines[j];
+    if (isBlank(next)) break;
+    if (next.indent !== line.indent || NUMBERED.test(next.text) || UNDERLINE.test(next.text))
+      return undefined;
+    parts.push(next.text);
+  }
+  if (!isBlank(lines[j])) return undefined;
+  const answer = lines[j + 1];
+  if (answer === undefined || answer.text === '' || answer.indent <= line.indent + 1) return undefined;
+  const text = parts.join(' ').replace(/\s+/g, ' ');
+  const asks = /\?$/.test(text) && text.length <= 240 && wordCount(text) <= 40;
+  if (!asks && !isTitleLike(text)) return undefined;
+  return { text, lines: j - i };
 }
 
 /** An FAQ's numbered question ending in a full stop, its answer indented under it after a blank line. */

@@ -102,6 +102,11 @@ class TextReader {
       return i + 1;
     }
     if (this.inContents || this.isContentsLine(line)) return i + 1;
+    if (this.isContentsTitle(i)) {
+      // "Table of Contents" alone: what follows lists the headings, up to the first of them.
+      this.inContents = true;
+      return i + 1;
+    }
     if (this.manTitle !== undefined && this.bodyIndent === undefined && line.indent > 0) {
       this.bodyIndent = line.indent;
     }
@@ -164,6 +169,18 @@ class TextReader {
     }
   }
 
+  /** "Contents" or "Table of Contents" alone at the margin, though not read as a heading. */
+  private isContentsTitle(i: number): boolean {
+    const line = this.lines[i];
+    const blank = (other: SourceLine | undefined) => other === undefined || other.text === '';
+    return (
+      line.indent === 0 &&
+      CONTENTS_HEADING.test(line.text) &&
+      blank(this.lines[i - 1]) &&
+      blank(this.lines[i + 1])
+    );
+  }
+
   /** A line of a table of contents: it repeats a heading of the document. */
   private isContentsLine(line: SourceLine): boolean {
     if (this.headingKeys.size === 0 || line.text.length > 120) return false;
@@ -194,6 +211,22 @@ class TextReader {
     });
     this.announced = /:$/.test(text);
     this.proseIndent = textIndent;
+    const after = lines[j + 1];
+    if (
+      !named &&
+      lines[j]?.text === '' &&
+      after !== undefined &&
+      after.text !== '' &&
+      after.indent >= textIndent - 1 &&
+      after.indent > first.indent &&
+      !BULLET.test(after.text) &&
+      isItemName(text)
+    ) {
+      // An item that names a command or a term, its explanation in paragraphs indented under it
+      // after a blank line (DocBook's and many FAQs' lists: "* dpkg --search foo" / "" / "  This
+      // searches ..."): those paragraphs describe it and keep its name, as a term's do.
+      this.openTerms.push({ name: text, indent: textIndent });
+    }
     return j;
   }
 
@@ -229,7 +262,9 @@ class TextReader {
     }
     const indent = Math.min(...run.map((line) => line.indent));
     if (this.isCentredTitle(run)) {
-      this.builder.heading(0.25, run[0].text);
+      // The first centred line names the document; one more before any text ("Version 11.0"
+      // under "The Debian GNU/Linux FAQ") is a subtitle, not a heading over everything.
+      if (this.builder.innermostLevel === undefined) this.builder.heading(0.25, run[0].text);
       return j;
     }
     const reference = this.proseIndent ?? this.bodyIndent ?? 0;
@@ -308,4 +343,9 @@ class TextReader {
     }
     this.announced = /:$/.test(run[run.length - 1].text) || this.exampleMarked;
   }
+}
+
+/** A list item short enough to name what the paragraphs under it explain: not a sentence. */
+function isItemName(text: string): boolean {
+  return text.length <= 60 && text.split(/\s+/).length <= 8 && !/[.,;:!?)]$/.test(text);
 }

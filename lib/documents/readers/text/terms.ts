@@ -45,6 +45,23 @@ export function termAt(lines: readonly SourceLine[], i: number): TermEntry | und
     const description = descriptionLines(lines, i + 1, next.indent);
     return { name: line.text, description, descriptionIndent: next.indent, lines: 1 + description.length };
   }
+  const spaced = lines[i + 2];
+  if (
+    !hasBody &&
+    line.indent > 0 &&
+    spaced !== undefined &&
+    spaced.text !== '' &&
+    spaced.indent >= line.indent + 2 &&
+    (lines[i - 1] === undefined || lines[i - 1].text === '') &&
+    isHangingTerm(line.text) &&
+    !/\s/.test(line.text.replace(/^[-+]{1,2}\S+/, 'x'))
+  ) {
+    // DocBook's term lists in text: the term alone, a blank line, its description indented under
+    // it ("    prerm" / "" / "        This script typically stops any daemons ..."). One word only
+    // (an option may carry its value), so a short title over an indented paragraph stays a title.
+    const description = descriptionLines(lines, i + 2, spaced.indent);
+    return { name: line.text, description, descriptionIndent: spaced.indent, lines: 2 + description.length };
+  }
   const columns = TWO_COLUMNS.exec(line.text) ?? OPTION_THEN_TEXT.exec(line.text);
   if (!columns) return undefined;
   const column = line.indent + line.text.indexOf(columns[2], columns[1].length);

@@ -1,0 +1,28 @@
+import { type LanguageModel, usuallyCapitalised } from '../lm/index.js';
+import type { PassageIndex } from '../retrieval/index.js';
+
+/** Passages looked at, spread over the index, when counting the names a text mentions. */
+const SAMPLED_PASSAGES = 4000;
+/** A capitalised word that does not start a sentence. */
+const INNER_NAME = /(?<=[\p{Ll},;]\s)(\p{Lu}\p{Ll}{2,})\b/gu;
+
+/**
+ * "What can you tell me about Moses?": questions about the names the text mentions most
+ * (capitalised inside sentences, in at least two passages, and capitalised wherever the model
+ * saw them), from a sample of passages; for text whose headings give no questions.
+ */
+export function nameQuestions(passages: PassageIndex, model: LanguageModel, limit: number): string[] {
+  const step = Math.max(1, Math.floor(passages.size / SAMPLED_PASSAGES));
+  const counts = new Map<string, number>();
+  for (let id = 0; id < passages.size; id += step) {
+    if (passages.kindOf(id) === 'code') continue;
+    const seen = new Set<string>();
+    for (const match of passages.text(id).matchAll(INNER_NAME)) seen.add(match[1]!);
+    for (const name of seen) counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return [...counts]
+    .filter(([name, count]) => count >= 2 && usuallyCapitalised(model, name))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([name]) => `What can you tell me about ${name}?`);
+}
