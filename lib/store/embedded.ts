@@ -27,6 +27,12 @@ type EntryType = 'string' | 'list' | 'hash' | 'set' | 'blob';
 
 type BatchOp = Exclude<keyof StoreBatch, 'exec'>;
 
+/** An entry row as a group has read or changed it (`entry` undefined: no such key). */
+interface CachedEntry {
+  entry: Entry | undefined;
+  dirty: boolean;
+}
+
 /** A write (or a read queued behind writes) waiting for the next group commit. */
 interface Unit {
   run: () => unknown;
@@ -150,16 +156,23 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     const outcomes: { ok: boolean; value: unknown }[] = [];
     try {
       transaction('write', () => {
-        for (const unit of group) {
-          db.exec('SAVEPOINT unit');
-          try {
-            outcomes.push({ ok: true, value: inUnit(unit.run) });
-            db.exec('RELEASE unit');
-          } catch (error) {
-            db.exec('ROLLBACK TO unit');
-            db.exec('RELEASE unit');
-            outcomes.push({ ok: false, value: error });
+        cachedEntries = new Map();
+        try {
+          for (const unit of group) {
+            db.exec('SAVEPOINT unit');
+            try {
+              outcomes.push({ ok: true, value: groupUnit(unit.run) });
+              db.exec('RELEASE unit');
+            } catch (error) {
+              db.exec('ROLLBACK TO unit');
+              db.exec('RELEASE unit');
+              outcomes.push({ ok: false, value: error });
+            }
           }
+          // Every row the group changed, once; a failure here fails the whole group.
+          flushEntries();
+        } finally {
+          cachedEntries = undefined;
         }
       });
     } catch (error) {
@@ -204,6 +217,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   }
 
   function sweepExpired(): void {
+    flushEntries();
     const expired = sql(`SELECT key, type FROM entries WHERE expires_at <= ?`).all(now()) as {
       key: string;
       type: EntryType;
@@ -212,31 +226,62 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   }
 
   /**
-   * While one unit (a write or a batch) runs, the entry rows it has read or written, by key: a
-   * batch that touches one key several times (rpush, ltrim and expire of a session's turns; the
-   * question log's record and its expiry) reads the row once and writes it once, when the unit
-   * ends (`flushUnit`), instead of once per operation. Undefined outside a unit: rows are read and
-   * written at once.
+   * While a group commit (or a read) runs, the entry rows its units have read or written, by key:
+   * a key touched several times, by one batch (rpush, ltrim and expire of a session's turns) or by
+   * several writes of the group (the day's list of the question log, the chat counters), has its
+   * row read once and written once, when the group ends (`flushEntries`, before the COMMIT),
+   * instead of once per operation. A unit that fails gets its rows back from `undo` as its
+   * savepoint is rolled back. Undefined outside: rows are read and written at once.
    */
-  let unitEntries: Map<string, { entry: Entry | undefined; dirty: boolean }> | undefined;
+  let cachedEntries: Map<string, CachedEntry> | undefined;
+  /** The cached rows as they were before the running unit changed them (undefined: not cached). */
+  let undo: Map<string, CachedEntry | undefined> | undefined;
 
-  /** Runs one unit with its entry cache; the rows it changed are written before it returns. */
+  /** Runs `run` with an entry cache of its own (a read, or a write outside a group). */
   function inUnit<T>(run: () => T): T {
-    unitEntries = new Map();
+    if (cachedEntries) return run();
+    cachedEntries = new Map();
     try {
       const result = run();
-      flushUnit();
+      flushEntries();
       return result;
     } finally {
-      unitEntries = undefined;
+      cachedEntries = undefined;
     }
   }
 
-  function flushUnit(): void {
-    for (const [key, cached] of unitEntries!) {
+  /** Runs one unit of a group: on error its changes to the cached rows are undone (its savepoint rolls back the rest). */
+  function groupUnit<T>(run: () => T): T {
+    undo = new Map();
+    try {
+      return run();
+    } catch (error) {
+      for (const [key, before] of undo) {
+        if (before) cachedEntries!.set(key, before);
+        else cachedEntries!.delete(key);
+      }
+      throw error;
+    } finally {
+      undo = undefined;
+    }
+  }
+
+  function cache(key: string, value: CachedEntry): void {
+    if (undo && !undo.has(key)) undo.set(key, cachedEntries!.get(key));
+    cachedEntries!.set(key, value);
+  }
+
+  /**
+   * Writes the changed rows. Inside a unit (before a query that reads the entries table itself)
+   * they stay marked changed: the unit's savepoint may still roll the writes back.
+   */
+  function flushEntries(): void {
+    if (!cachedEntries) return;
+    for (const [key, cached] of cachedEntries) {
       const entry = cached.entry;
       if (!cached.dirty || !entry) continue;
       writeEntry(key, entry.type, entry.value, entry.head, entry.size, entry.expiresAt);
+      if (!undo) cached.dirty = false;
     }
   }
 
@@ -256,10 +301,10 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   }
 
   function rawEntry(key: string): Entry | undefined {
-    const cached = unitEntries?.get(key);
+    const cached = cachedEntries?.get(key);
     if (cached) return cached.entry;
     const entry = selectEntry(key);
-    unitEntries?.set(key, { entry, dirty: false });
+    if (cachedEntries) cache(key, { entry, dirty: false });
     return entry;
   }
 
@@ -298,7 +343,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
 
   function remove(key: string, type: EntryType): void {
     sql(`DELETE FROM entries WHERE key = ?`).run(key);
-    unitEntries?.set(key, { entry: undefined, dirty: false });
+    if (cachedEntries) cache(key, { entry: undefined, dirty: false });
     if (type === 'list') sql(`DELETE FROM list_items WHERE key = ?`).run(key);
     else if (type === 'hash') sql(`DELETE FROM hash_fields WHERE key = ?`).run(key);
     else if (type === 'set') sql(`DELETE FROM set_members WHERE key = ?`).run(key);
@@ -321,7 +366,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     const existing = stored === undefined ? rawEntry(key) : (stored ?? undefined);
     const expired = existing?.expiresAt != null && existing.expiresAt <= now();
     if (existing && (existing.type !== type || expired)) remove(key, existing.type);
-    if (unitEntries) unitEntries.set(key, { entry: { type, value, head, size, expiresAt }, dirty: true });
+    if (cachedEntries) cache(key, { entry: { type, value, head, size, expiresAt }, dirty: true });
     else writeEntry(key, type, value, head, size, expiresAt);
   }
 
@@ -597,6 +642,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
   }
 
   function keysWithPrefix(prefix: string): { key: string; type: EntryType; expires_at: number | null }[] {
+    flushEntries();
     return sql(`SELECT key, type, expires_at FROM entries WHERE instr(key, ?) = 1`).all(prefix) as {
       key: string;
       type: EntryType;
@@ -653,6 +699,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Store {
     keySizes: async (prefix) =>
       read(() => {
         const time = now();
+        flushEntries();
         const rows = sql(KEY_SIZES).all(prefix) as {
           key: string;
           bytes: number;

@@ -176,6 +176,44 @@ describe('Embedded store on SQLite', () => {
     await other.close();
   });
 
+  it('keeps keys that several writes of one group touch exact, around a write that fails', async () => {
+    const dir = freshDir();
+    const store = createEmbeddedStore({ dataDir: dir, now: () => 5_000_000 });
+    await store.set('text', 'not a number');
+    // All issued in one turn of the event loop: one group commit.
+    const results = await Promise.allSettled([
+      store.rpush('day', 'a'),
+      store.set('kept', 'v', { ttlSeconds: 30 }),
+      store.batch().rpush('day', 'lost').expire('day', 60).del('kept').incr('text').exec(),
+      store.rpush('day', 'c'),
+      store.countKeys('da'),
+      store.batch().expire('kept', 90).lrange('day', 0, -1).exec(),
+      store.incr('counter'),
+      store.batch().incr('counter').set('fresh', 'x').del('fresh').exec(),
+    ]);
+    expect(results.map((result) => (result.status === 'fulfilled' ? result.value : 'rejected'))).toEqual([
+      1,
+      true,
+      'rejected',
+      2,
+      1,
+      [true, ['a', 'c']],
+      1,
+      [2, true, 1],
+    ]);
+    await store.close();
+    const other = createEmbeddedStore({ dataDir: dir, now: () => 5_000_000 });
+    expect(await other.lrange('day', 0, -1)).toEqual(['a', 'c']);
+    expect(await other.ttl('day')).toBe(-1);
+    expect(await other.get('kept')).toBe('v');
+    expect(await other.ttl('kept')).toBe(90);
+    expect(await other.get('counter')).toBe('2');
+    expect(await other.get('fresh')).toBeNull();
+    expect(await other.countKeys('')).toBe(4);
+    expect(asideFiles(dir)).toEqual([]);
+    await other.close();
+  });
+
   it('answers a read after the writes issued before it, even when they were not awaited', async () => {
     const store = createEmbeddedStore();
     const written = store.set('greeting', 'hello');
