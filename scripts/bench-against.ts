@@ -11,6 +11,9 @@
  * figures, the ratio ours/theirs and the server CPU-ms per request of both.
  *
  * `--rows long-instant,long-expert,fresh-instant,fresh-expert,alone` runs only those rows.
+ * `--against A,B` compares with several commits in the same run (one server each, the order
+ * rotating from row to row); `--repeat N` runs every row N times (the order rotating each time)
+ * and prints the medians: on a shared machine one 10-second row swings by 2x with the neighbours.
  * `--profile DIR` runs both servers under `node --cpu-prof` and writes their profiles to DIR/ours
  * and DIR/theirs (read them with `npm run bench -- --stages DIR/ours`, bench-stages.ts).
  */
@@ -24,7 +27,10 @@ import { trainingParts } from './bench-services.js';
 const ROOT = resolve(import.meta.dirname, '..');
 
 export interface AgainstOptions {
-  commit: string;
+  /** The commits to compare with (the first is the main comparison: `theirs` in the JSON). */
+  commits: string[];
+  /** Times each row runs; the table shows medians. */
+  repeat: number;
   corpus: string;
   seconds: number;
   connections: number;
@@ -37,7 +43,8 @@ export interface AgainstOptions {
 }
 
 interface Server {
-  label: 'ours' | 'theirs';
+  /** `ours`, or the commit's short hash. */
+  label: string;
   url: string;
   group: number;
   process: ChildProcess;
@@ -61,7 +68,12 @@ export function againstOptions(argv: string[], defaultCorpus: string): AgainstOp
   };
   const commit = argv[at + 1];
   if (!commit || commit.startsWith('--'))
-    throw new Error('--against needs a commit (a hash, a tag or a branch)');
+    throw new Error('--against needs a commit (a hash, a tag or a branch), or several: A,B');
+  const commits = commit.split(',').filter(Boolean);
+  if (commits.length === 0 || commits.length > 3) throw new Error('--against: one to three commits, A,B');
+  const repeat = Number(value('--repeat') ?? 1);
+  if (!(Number.isInteger(repeat) && repeat >= 1 && repeat <= 9))
+    throw new Error('--repeat must be a whole number from 1 to 9');
   const seconds = Number(value('--seconds') ?? 10);
   const connections = Number(value('--connections') ?? 10);
   if (!(seconds > 0 && seconds <= 120)) throw new Error('--seconds must be between 1 and 120');
@@ -72,7 +84,8 @@ export function againstOptions(argv: string[], defaultCorpus: string): AgainstOp
   const known = ['long-instant', 'long-expert', 'fresh-instant', 'fresh-expert', 'alone'];
   if (rows?.some((row) => !known.includes(row))) throw new Error(`--rows: a list of ${known.join(', ')}`);
   return {
-    commit,
+    commits,
+    repeat,
     corpus: value('--corpus') ?? defaultCorpus,
     seconds,
     connections,
@@ -83,24 +96,45 @@ export function againstOptions(argv: string[], defaultCorpus: string): AgainstOp
   };
 }
 
+/** One row: each server's figure (medians over the repeats) and the ratio of ours to each peer's. */
+interface Row {
+  name: string;
+  unit: string;
+  /** By server label; the medians of the repeats. */
+  figures: Record<string, Figure>;
+  /** By peer label: the median over the repeats of ours/theirs (theirs/ours for times). */
+  ratios: Record<string, number>;
+}
+
 /** Runs the comparison and prints its table. */
 export async function benchAgainst(options: AgainstOptions): Promise<void> {
   const text = readFileSync(options.corpus, 'utf8');
   const parts = trainingParts(text);
-  const hash = execFileSync('git', ['-C', ROOT, 'rev-parse', '--verify', `${options.commit}^{commit}`], {
-    encoding: 'utf8',
-  }).trim();
+  const hashes = options.commits.map((commit) =>
+    execFileSync('git', ['-C', ROOT, 'rev-parse', '--verify', `${commit}^{commit}`], {
+      encoding: 'utf8',
+    }).trim(),
+  );
   // A reader that goes away (`| head`) must not end the run before the servers are stopped.
   process.stdout.on('error', () => {});
   const scratch = mkdtempSync(join(tmpdir(), 'bench-against-'));
-  const peerTree = join(scratch, 'tree');
   const servers: Server[] = [];
+  const trees: string[] = [];
   try {
-    execFileSync('git', ['-C', ROOT, 'worktree', 'add', '--detach', peerTree, hash], { stdio: 'ignore' });
-    copyNodeModules(join(ROOT, 'node_modules'), join(peerTree, 'node_modules'));
-    const ports = freePorts();
-    servers.push(startServer('ours', ROOT, ports[0], scratch, options.profileDir));
-    servers.push(startServer('theirs', peerTree, ports[1], scratch, options.profileDir));
+    const ports = freePorts(hashes.length + 1);
+    servers.push(
+      startServer('ours', ROOT, ports[0], scratch, options.profileDir && join(options.profileDir, 'ours')),
+    );
+    hashes.forEach((hash, i) => {
+      const tree = join(scratch, `tree-${i}`);
+      execFileSync('git', ['-C', ROOT, 'worktree', 'add', '--detach', tree, hash], { stdio: 'ignore' });
+      trees.push(tree);
+      copyNodeModules(join(ROOT, 'node_modules'), join(tree, 'node_modules'));
+      // The first commit's profile goes to DIR/theirs (as with one commit), another's to DIR/<hash>.
+      const label = labelOf(hash, i, hashes);
+      const profileDir = options.profileDir && join(options.profileDir, i === 0 ? 'theirs' : label);
+      servers.push(startServer(label, tree, ports[i + 1], scratch, profileDir));
+    });
     for (const server of servers) await waitForServer(server);
     for (const server of servers) {
       const started = performance.now();
@@ -109,21 +143,46 @@ export async function benchAgainst(options: AgainstOptions): Promise<void> {
         `${server.label}: trained in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
       );
     }
-    const rows: { name: string; unit: string; ours: Figure; theirs: Figure }[] = [];
-    let flip = false;
-    const both = async (name: string, unit: string, run: (server: Server) => Promise<Figure>) => {
-      const order = flip ? [servers[1], servers[0]] : servers;
-      flip = !flip;
-      const figures: Partial<Record<Server['label'], Figure>> = {};
-      for (const server of order) figures[server.label] = await run(server);
-      rows.push({ name, unit, ours: figures.ours!, theirs: figures.theirs! });
+    const rows: Row[] = [];
+    let turn = 0;
+    const all = async (name: string, unit: string, run: (server: Server) => Promise<Figure>) => {
+      const runs: Record<string, Figure[]> = Object.fromEntries(servers.map((server) => [server.label, []]));
+      const ratios: Record<string, number[]> = Object.fromEntries(
+        servers.slice(1).map((server) => [server.label, []]),
+      );
+      for (let time = 0; time < options.repeat; time++) {
+        // Rotated from run to run, so that no server always goes first (or right after another).
+        const order = servers.map((_, i) => servers[(i + turn) % servers.length]);
+        turn++;
+        for (const server of order) runs[server.label].push(await run(server));
+        const ours = runs.ours.at(-1)!.value;
+        for (const peer of servers.slice(1)) {
+          const theirs = runs[peer.label].at(-1)!.value;
+          ratios[peer.label].push(unit === 'ms' ? theirs / ours : ours / theirs);
+        }
+      }
+      rows.push({
+        name,
+        unit,
+        figures: Object.fromEntries(
+          Object.entries(runs).map(([label, figures]) => [
+            label,
+            {
+              value: median(figures.map((f) => f.value)),
+              cpuMsPerRequest: median(figures.map((f) => f.cpuMsPerRequest)),
+              failed: figures.reduce((sum, f) => sum + f.failed, 0),
+            },
+          ]),
+        ),
+        ratios: Object.fromEntries(Object.entries(ratios).map(([label, list]) => [label, median(list)])),
+      });
       process.stderr.write(`${name}: done\n`);
     };
     const wanted = (row: string) => !options.rows || options.rows.includes(row);
     for (const session of ['long', 'fresh'] as const) {
       for (const mode of ['instant', 'expert'] as const) {
         if (!wanted(`${session}-${mode}`)) continue;
-        await both(
+        await all(
           `${session === 'long' ? 'every message in one long session' : 'a fresh session per message'}, ${mode}`,
           'req/s',
           (server) => load(server, options, mode, session),
@@ -131,24 +190,38 @@ export async function benchAgainst(options: AgainstOptions): Promise<void> {
       }
     }
     if (wanted('alone')) {
-      await both('one request alone, fresh session (expert, median)', 'ms', (server) =>
+      await all('one request alone, fresh session (expert, median)', 'ms', (server) =>
         alone(server, options, 'fresh'),
       );
-      await both('one request alone, with history (expert, median)', 'ms', (server) =>
+      await all('one request alone, with history (expert, median)', 'ms', (server) =>
         alone(server, options, 'history'),
       );
     }
-    printTable(rows, hash, options);
+    printTable(rows, servers, hashes, options);
   } finally {
     for (const server of servers) await stopGroup(server.group);
-    try {
-      execFileSync('git', ['-C', ROOT, 'worktree', 'remove', '--force', peerTree], { stdio: 'ignore' });
-    } catch {
-      // Removed below with the scratch folder; prune forgets it.
+    for (const tree of trees) {
+      try {
+        execFileSync('git', ['-C', ROOT, 'worktree', 'remove', '--force', tree], { stdio: 'ignore' });
+      } catch {
+        // Removed below with the scratch folder; prune forgets it.
+      }
     }
     rmSync(scratch, { recursive: true, force: true });
     execFileSync('git', ['-C', ROOT, 'worktree', 'prune'], { stdio: 'ignore' });
   }
+}
+
+/** A peer's label: its short hash (longer when two commits share the first seven digits). */
+function labelOf(hash: string, i: number, hashes: string[]): string {
+  const short = hash.slice(0, 7);
+  return hashes.filter((other) => other.slice(0, 7) === short).length > 1 ? `${short}-${i + 1}` : short;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** Hard links where the file system allows them (fast, no space), a real copy otherwise. */
@@ -161,16 +234,17 @@ function copyNodeModules(from: string, to: string): void {
   }
 }
 
-function freePorts(): [number, number] {
-  const base = 5100 + Math.floor(Math.random() * 700) * 2;
-  return [base, base + 1];
+function freePorts(count: number): number[] {
+  const base = 5100 + Math.floor(Math.random() * 350) * 4;
+  return Array.from({ length: count }, (_, i) => base + i);
 }
 
 function startServer(
-  label: Server['label'],
+  label: string,
   cwd: string,
   port: number,
   scratch: string,
+  /** Where the server's CPU profile goes (`--profile`); none without. */
   profileDir: string | undefined,
 ): Server {
   const dataDir = join(scratch, `data-${label}`);
@@ -181,9 +255,8 @@ function startServer(
     if (/^(UPSTASH_|KV_|LLM_|OIDC_|NODE_OPTIONS$)/.test(name)) delete env[name];
   }
   if (profileDir) {
-    const dir = join(profileDir, label);
-    mkdirSync(dir, { recursive: true });
-    env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${dir}`;
+    mkdirSync(profileDir, { recursive: true });
+    env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${profileDir}`;
   }
   const child = spawn('npm', ['start', '--silent'], {
     cwd,
@@ -297,37 +370,53 @@ async function alone(server: Server, options: AgainstOptions, session: 'fresh' |
   };
 }
 
-function printTable(
-  rows: { name: string; unit: string; ours: Figure; theirs: Figure }[],
-  hash: string,
-  options: AgainstOptions,
-): void {
+function printTable(rows: Row[], servers: Server[], hashes: string[], options: AgainstOptions): void {
+  const peers = servers.slice(1).map((server) => server.label);
   const cells = rows.map((row) => {
     const digits = row.unit === 'ms' ? 1 : 0;
     const fmt = (f: Figure) =>
       `${f.value.toFixed(digits)} ${row.unit}${f.failed ? ` (${f.failed} failed)` : ''}`;
-    // For times, the ratio is theirs/ours, so that above 1 means faster here in every row.
-    const ratio = row.unit === 'ms' ? row.theirs.value / row.ours.value : row.ours.value / row.theirs.value;
     return [
       row.name,
-      fmt(row.ours),
-      fmt(row.theirs),
-      ratio.toFixed(2),
-      `${row.ours.cpuMsPerRequest.toFixed(2)} / ${row.theirs.cpuMsPerRequest.toFixed(2)}`,
+      ...servers.map((server) => fmt(row.figures[server.label])),
+      ...peers.map((peer) => row.ratios[peer].toFixed(2)),
+      servers.map((server) => row.figures[server.label].cpuMsPerRequest.toFixed(2)).join(' / '),
     ];
   });
-  const header = ['', 'this tree', hash.slice(0, 7), 'speed ratio', 'server CPU-ms/request'];
+  const header = [
+    '',
+    'this tree',
+    ...peers,
+    ...peers.map((peer) => (peers.length > 1 ? `ratio vs ${peer}` : 'speed ratio')),
+    'server CPU-ms/request',
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i].length)));
   const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+  const repeats = options.repeat > 1 ? `, each row ${options.repeat} times (medians)` : '';
   process.stdout.write(
     `${options.connections} clients post "${options.message}" for ${options.seconds} s per row (after 2 s of warm-up), ` +
-      `interleaved; one request alone: median of ${options.aloneRequests}. Speed ratio: this tree's speed / ${hash.slice(0, 7)}'s.\n`,
+      `interleaved${repeats}; one request alone: median of ${options.aloneRequests}. ` +
+      `Speed ratio: this tree's speed / ${peers.join("'s, / ")}'s.\n`,
   );
   process.stdout.write(`${line(header)}\n${line(widths.map((w) => '-'.repeat(w)))}\n`);
   for (const row of cells) process.stdout.write(`${line(row)}\n`);
-  process.stdout.write(
-    `${JSON.stringify({ against: hash, rows: rows.map(({ name, unit, ours, theirs }) => ({ name, unit, ours, theirs })) })}\n`,
-  );
+  // `against`, `ours` and `theirs` as before (the first commit); `peers` every commit's figures.
+  const json = {
+    against: hashes[0],
+    commits: hashes,
+    repeat: options.repeat,
+    rows: rows.map(({ name, unit, figures, ratios }) => ({
+      name,
+      unit,
+      ours: figures.ours,
+      theirs: figures[peers[0]],
+      ratio: ratios[peers[0]],
+      peers: Object.fromEntries(
+        peers.map((peer, i) => [hashes[i], { ...figures[peer], ratio: ratios[peer] }]),
+      ),
+    })),
+  };
+  process.stdout.write(`${JSON.stringify(json)}\n`);
 }
 
 /** SIGTERM to a server's process group, then SIGKILL to whatever is left after 60 s. */

@@ -15,7 +15,18 @@ const MAX_SOURCES = 6;
 
 /** Store keys of the question log. */
 export const questionKeys = {
-  /** One reply: a hash of question, reply, sources (JSON), level, askedAt, rating, comment. */
+  /**
+   * One reply: a JSON value { question, reply, sources, level, askedAt } with its expiry, set in
+   * one write: a string key costs the exchange's round trip one row where a hash of five fields
+   * and its own expiry cost several.
+   */
+  entry: (replyId: string) => `questions:entry:${replyId}`,
+  /** The visitor's rating of a reply: a JSON value { rating, comment? }, expiring with the reply. */
+  rating: (replyId: string) => `questions:rating:${replyId}`,
+  /**
+   * One reply as logged before the JSON entries (a hash of question, reply, sources, level,
+   * askedAt, rating, comment): still read and rated until it expires.
+   */
   reply: (replyId: string) => `questions:reply:${replyId}`,
   /** The replyIds of one UTC day, in the order asked. */
   day: (date: string) => `questions:day:${date}`,
@@ -61,18 +72,17 @@ export function createQuestionLog(store: Store, options: QuestionLogOptions): Qu
   const recordInto = (batch: StoreBatch, entry: ReplyToLog): void => {
     if (!options.enabled) return;
     const askedAt = options.now();
-    const key = questionKeys.reply(entry.replyId);
     const day = questionKeys.day(dateOf(askedAt));
     const sources = entry.sources.slice(0, MAX_SOURCES).map(keptSource);
+    const record: StoredEntry = {
+      question: entry.question,
+      reply: entry.reply,
+      sources,
+      level: entry.level,
+      askedAt,
+    };
     batch
-      .hset(key, {
-        question: entry.question,
-        reply: entry.reply,
-        sources: JSON.stringify(sources),
-        level: entry.level,
-        askedAt,
-      })
-      .expire(key, keepSeconds)
+      .set(questionKeys.entry(entry.replyId), JSON.stringify(record), { ttlSeconds: keepSeconds })
       .rpush(day, entry.replyId)
       // A day's list outlives its last record by a day, so no listed record outlives its list.
       .expire(day, keepSeconds + 86_400);
@@ -91,18 +101,28 @@ export function createQuestionLog(store: Store, options: QuestionLogOptions): Qu
     recordInto,
 
     async rate(replyId, rating, comment) {
-      const key = questionKeys.reply(replyId);
-      const stored = await store.hgetall(key);
-      const askedAt = Number(stored.askedAt);
+      const legacyKey = questionKeys.reply(replyId);
+      const [raw, legacyAskedAt] = await store
+        .batch()
+        .get(questionKeys.entry(replyId))
+        .hget(legacyKey, 'askedAt')
+        .exec();
+      const stored = entryOf(raw);
+      const askedAt = stored ? stored.askedAt : Number(legacyAskedAt ?? Number.NaN);
       if (!Number.isFinite(askedAt)) return false;
       const left = Math.ceil((askedAt + keepMs - options.now()) / 1000);
       if (left <= 0) return false;
-      // A second rating replaces the first, comment and all; the expiry is set again so a record
-      // that expired between the read and the write is never kept for ever.
+      // A second rating replaces the first, comment and all. The rating expires with its reply, so
+      // a record that expired between the read and the write leaves nothing kept for ever.
+      if (stored) {
+        const value = JSON.stringify(comment ? { rating, comment } : { rating });
+        await store.set(questionKeys.rating(replyId), value, { ttlSeconds: left });
+        return true;
+      }
       await store
         .batch()
-        .hset(key, { rating, comment: comment ?? '' })
-        .expire(key, left)
+        .hset(legacyKey, { rating, comment: comment ?? '' })
+        .expire(legacyKey, left)
         .exec();
       return true;
     },
@@ -117,25 +137,44 @@ export function createQuestionLog(store: Store, options: QuestionLogOptions): Qu
       const newest = ids.slice(0, MAX_READ_REPLIES);
       if (newest.length === 0) return [];
       // In batches of a bounded size: one pipeline of 20,000 commands would pass Upstash's request cap.
-      const rows: Record<string, string>[] = [];
-      for (let start = 0; start < newest.length; start += READ_BATCH) {
+      const found: (LoggedReply | undefined)[] = [];
+      for (let start = 0; start < newest.length; start += READ_BATCH / 2) {
+        const ids = newest.slice(start, start + READ_BATCH / 2);
         const batch = store.batch();
-        for (const id of newest.slice(start, start + READ_BATCH)) batch.hgetall(questionKeys.reply(id));
-        rows.push(...((await batch.exec()) as Record<string, string>[]));
+        for (const id of ids) batch.get(questionKeys.entry(id)).get(questionKeys.rating(id));
+        const values = await batch.exec();
+        for (let i = 0; i < ids.length; i++) found.push(loggedOf(ids[i], values[2 * i], values[2 * i + 1]));
+      }
+      // Replies logged before the JSON entries are hashes: read those the entries did not find.
+      const legacy = newest.flatMap((_id, i) => (found[i] ? [] : [i]));
+      for (let start = 0; start < legacy.length; start += READ_BATCH) {
+        const at = legacy.slice(start, start + READ_BATCH);
+        const batch = store.batch();
+        for (const i of at) batch.hgetall(questionKeys.reply(newest[i]!));
+        const rows = (await batch.exec()) as Record<string, string>[];
+        at.forEach((i, j) => {
+          found[i] = replyOf(newest[i]!, rows[j] ?? {});
+        });
       }
       const replies: LoggedReply[] = [];
-      rows.forEach((row, i) => {
-        const reply = replyOf(newest[i]!, row ?? {});
+      for (const reply of found) {
         if (reply && reply.askedAt > since && reply.askedAt <= now) replies.push(reply);
-      });
+      }
       return replies.sort((a, b) => b.askedAt - a.askedAt);
     },
   };
 }
 
+/** The last day `dateOf` formatted: every reply of a day asks for the same date. */
+let lastDay = { start: 0, end: 0, date: '' };
+
 /** A UTC date, YYYY-MM-DD. */
 export function dateOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  if (ms >= lastDay.start && ms < lastDay.end) return lastDay.date;
+  const start = Math.floor(ms / DAY_MS) * DAY_MS;
+  const date = new Date(ms).toISOString().slice(0, 10);
+  lastDay = { start, end: start + DAY_MS, date };
+  return date;
 }
 
 function keptSource(source: LoggedSource): LoggedSource {
@@ -150,6 +189,53 @@ function keptSource(source: LoggedSource): LoggedSource {
   };
 }
 
+/** A reply's entry as stored under `questionKeys.entry`. */
+interface StoredEntry {
+  question: string;
+  reply: string;
+  sources: LoggedSource[];
+  level: ReplyLevel;
+  askedAt: number;
+}
+
+function entryOf(raw: unknown): StoredEntry | undefined {
+  if (typeof raw !== 'string') return undefined;
+  try {
+    const parsed = JSON.parse(raw) as Partial<StoredEntry>;
+    if (typeof parsed?.question !== 'string' || !Number.isFinite(parsed.askedAt)) return undefined;
+    return parsed as StoredEntry;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A reply from its entry and its rating (both JSON values); undefined when the entry is missing or damaged. */
+function loggedOf(replyId: string, rawEntry: unknown, rawRating: unknown): LoggedReply | undefined {
+  const entry = entryOf(rawEntry);
+  if (!entry) return undefined;
+  let rated: { rating?: unknown; comment?: unknown } = {};
+  if (typeof rawRating === 'string') {
+    try {
+      rated = JSON.parse(rawRating) ?? {};
+    } catch {
+      rated = {};
+    }
+  }
+  const rating = rated.rating === 'up' || rated.rating === 'down' ? rated.rating : undefined;
+  const comment = typeof rated.comment === 'string' && rated.comment ? rated.comment : undefined;
+  return {
+    replyId,
+    question: entry.question,
+    reply: typeof entry.reply === 'string' ? entry.reply : '',
+    sources: Array.isArray(entry.sources) ? entry.sources : [],
+    level: entry.level === 'none' || entry.level === 'nearest' ? entry.level : 'answer',
+    askedAt: entry.askedAt,
+    ...(rating ? { rating } : {}),
+    ...(comment ? { comment } : {}),
+  };
+}
+
+/** A reply logged as a hash (before the JSON entries). */
 function replyOf(replyId: string, row: Record<string, string>): LoggedReply | undefined {
   const askedAt = Number(row.askedAt);
   if (!Number.isFinite(askedAt) || row.question === undefined) return undefined;

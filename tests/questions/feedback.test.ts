@@ -79,12 +79,10 @@ describe.each<Backend>(['redis', 'embedded'])('POST /api/feedback (%s store)', (
       comment: 'Too short.',
     });
     expect(down.status).toBe(200);
-    const stored = await services.store.hgetall(questionKeys.reply(reply.replyId));
-    expect(stored).toMatchObject({
-      rating: 'down',
-      comment: 'Too short.',
-      question: 'What flows to the sea?',
-    });
+    const rating = JSON.parse((await services.store.get(questionKeys.rating(reply.replyId)))!);
+    expect(rating).toEqual({ rating: 'down', comment: 'Too short.' });
+    const stored = JSON.parse((await services.store.get(questionKeys.entry(reply.replyId)))!);
+    expect(stored).toMatchObject({ question: 'What flows to the sea?' });
     const top = await (await questions(endpoints.questions, 'kind=top')).json();
     const entry = top.questions.find(
       (item: { question: string }) => item.question === 'What flows to the sea?',
@@ -101,17 +99,17 @@ describe.each<Backend>(['redis', 'embedded'])('POST /api/feedback (%s store)', (
       ),
     );
     const reply = await response.json();
-    const stored = await services.store.hgetall(questionKeys.reply(reply.replyId));
+    const all = (await services.store.get(questionKeys.entry(reply.replyId)))!;
+    const stored = JSON.parse(all);
     expect(Object.keys(stored).sort()).toEqual(['askedAt', 'level', 'question', 'reply', 'sources']);
-    const all = JSON.stringify(stored);
     for (const secret of ['203.0.113.77', 'private-session', 'user-42']) expect(all).not.toContain(secret);
     expect(stored.reply).toBe(reply.response);
-    expect(JSON.parse(stored.sources).length).toBe(reply.sources.length);
+    expect(stored.sources.length).toBe(reply.sources.length);
   });
 
   it('keeps a record QUESTION_LOG_DAYS days in the store', async () => {
     const reply = await ask(endpoints.chat, 'Is a good name better than ointment?');
-    const ttl = await services.store.ttl(questionKeys.reply(reply.replyId));
+    const ttl = await services.store.ttl(questionKeys.entry(reply.replyId));
     expect(ttl).toBeGreaterThan(30 * 86_400 - 60);
     expect(ttl).toBeLessThanOrEqual(30 * 86_400);
   });
@@ -295,7 +293,7 @@ describe('the question log expires', () => {
     expect((await (await questions(list, 'kind=unanswered')).json()).questions).toHaveLength(0);
     const late = await rate(feedback, { replyId: reply.replyId, rating: 'up' });
     expect(late.status).toBe(404);
-    const ttl = await services.store.ttl(questionKeys.reply(reply.replyId));
+    const ttl = await services.store.ttl(questionKeys.entry(reply.replyId));
     expect(ttl).toBeLessThanOrEqual(2 * 86_400);
   });
 });
@@ -303,6 +301,16 @@ describe('the question log expires', () => {
 afterAll(() => undefined);
 
 describe('the question log store', () => {
+  it('names the UTC day of any time, alternating days and their edges included', async () => {
+    const { dateOf } = await import('../../lib/questions/log.js');
+    const day = 86_400_000;
+    const times = [0, day - 1, day, -1, -day, -day - 1, Date.UTC(2026, 0, 1) - 1, Date.UTC(2026, 0, 1)];
+    for (let i = 0; i < 500; i++)
+      times.push(Date.UTC(2026, 0, 1) + ((i * 7_919_993) % (40 * day)) - 20 * day);
+    for (const ms of [...times, ...times.reverse()])
+      expect(dateOf(ms)).toBe(new Date(ms).toISOString().slice(0, 10));
+  });
+
   it('reads back more records than one round trip carries, newest first', async () => {
     const { createEmbeddedStore } = await import('../../lib/store/index.js');
     const { createQuestionLog } = await import('../../lib/questions/index.js');
@@ -324,3 +332,51 @@ describe('the question log store', () => {
     expect(read[1204]!.question).toBe('question 0');
   });
 });
+
+describe.each<Backend>(['redis', 'embedded'])(
+  'replies logged before the JSON entries (%s store)',
+  (backend) => {
+    it('are still listed, rated (a rating replacing the last) and forgotten with their expiry', async () => {
+      let now = Date.UTC(2026, 3, 5, 12);
+      const services = await servicesOn(backend, { QUESTION_LOG_DAYS: '3' }, { now: () => now });
+      const { chat, feedback, questions: list } = api(services);
+      // A record as the hash layout wrote it, with its day list, beside one of today's layout.
+      const legacyId = 'reply-0123456789abcdef0123456789abcdef';
+      await services.store
+        .batch()
+        .hset(questionKeys.reply(legacyId), {
+          question: 'Who built the ark?',
+          reply: 'I don’t know.',
+          sources: '[]',
+          level: 'none',
+          askedAt: now - 1000,
+        })
+        .expire(questionKeys.reply(legacyId), 3 * 86_400)
+        .rpush(questionKeys.day('2026-04-05'), legacyId)
+        .exec();
+      const fresh = await ask(chat, 'Who built the ark?');
+      expect((await rate(feedback, { replyId: legacyId, rating: 'up' })).status).toBe(200);
+      expect((await rate(feedback, { replyId: legacyId, rating: 'down', comment: 'Noah.' })).status).toBe(
+        200,
+      );
+      expect((await rate(feedback, { replyId: fresh.replyId, rating: 'down' })).status).toBe(200);
+      const body = await (await questions(list, 'kind=top')).json();
+      const entry = body.questions.find(
+        (item: { question: string }) => item.question === 'Who built the ark?',
+      );
+      expect(entry).toMatchObject({ count: 2, up: 0, down: 2, comments: ['Noah.'] });
+      expect(await services.store.hgetall(questionKeys.reply(legacyId))).toMatchObject({
+        rating: 'down',
+        comment: 'Noah.',
+      });
+      // The rating expires with its reply.
+      const ttl = await services.store.ttl(questionKeys.rating(fresh.replyId));
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(3 * 86_400);
+      now += 3 * 86_400_000 + 1000;
+      expect((await (await questions(list, 'kind=top')).json()).questions).toHaveLength(0);
+      expect((await rate(feedback, { replyId: legacyId, rating: 'up' })).status).toBe(404);
+      expect((await rate(feedback, { replyId: fresh.replyId, rating: 'up' })).status).toBe(404);
+    });
+  },
+);

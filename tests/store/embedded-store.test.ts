@@ -130,6 +130,90 @@ describe('Embedded store on SQLite', () => {
     await store.close();
   });
 
+  it('keeps a key touched several times in one batch exact, on disk and after a rolled-back batch', async () => {
+    const dir = freshDir();
+    const store = createEmbeddedStore({ dataDir: dir, now: () => 1_000_000 });
+    const turns = Array.from({ length: 6 }, (_, i) => `turn ${i}`);
+    // As a chat message's record does: append, trim, expire the same list, then read it back.
+    expect(
+      await store
+        .batch()
+        .rpush('turns', ...turns.slice(0, 4))
+        .ltrim('turns', -3, -1)
+        .rpush('turns', ...turns.slice(4))
+        .expire('turns', 60)
+        .lrange('turns', 0, -1)
+        .hset('record', { question: 'q', reply: 'r' })
+        .expire('record', 30)
+        .hincrby('stats', 'messages', 1)
+        .hincrby('stats', 'messages', 1)
+        .exec(),
+    ).toEqual([
+      4,
+      undefined,
+      5,
+      true,
+      ['turn 1', 'turn 2', 'turn 3', 'turn 4', 'turn 5'],
+      undefined,
+      true,
+      1,
+      2,
+    ]);
+    // A batch that fails after touching the same keys leaves them as they were.
+    await store.set('text', 'not a number');
+    await expect(
+      store.batch().rpush('turns', 'lost').ltrim('turns', -1, -1).expire('record', 1).incr('text').exec(),
+    ).rejects.toThrow(/not an integer/);
+    await store.close();
+    // Another connection (which checks every row's checksum on open) sees exactly what was acknowledged.
+    const other = createEmbeddedStore({ dataDir: dir, now: () => 1_000_000 });
+    expect(await other.lrange('turns', 0, -1)).toEqual(['turn 1', 'turn 2', 'turn 3', 'turn 4', 'turn 5']);
+    expect(await other.ttl('turns')).toBe(60);
+    expect(await other.ttl('record')).toBe(30);
+    expect(await other.hgetall('record')).toEqual({ question: 'q', reply: 'r' });
+    expect(await other.hgetall('stats')).toEqual({ messages: '2' });
+    expect(asideFiles(dir)).toEqual([]);
+    await other.close();
+  });
+
+  it('keeps keys that several writes of one group touch exact, around a write that fails', async () => {
+    const dir = freshDir();
+    const store = createEmbeddedStore({ dataDir: dir, now: () => 5_000_000 });
+    await store.set('text', 'not a number');
+    // All issued in one turn of the event loop: one group commit.
+    const results = await Promise.allSettled([
+      store.rpush('day', 'a'),
+      store.set('kept', 'v', { ttlSeconds: 30 }),
+      store.batch().rpush('day', 'lost').expire('day', 60).del('kept').incr('text').exec(),
+      store.rpush('day', 'c'),
+      store.countKeys('da'),
+      store.batch().expire('kept', 90).lrange('day', 0, -1).exec(),
+      store.incr('counter'),
+      store.batch().incr('counter').set('fresh', 'x').del('fresh').exec(),
+    ]);
+    expect(results.map((result) => (result.status === 'fulfilled' ? result.value : 'rejected'))).toEqual([
+      1,
+      true,
+      'rejected',
+      2,
+      1,
+      [true, ['a', 'c']],
+      1,
+      [2, true, 1],
+    ]);
+    await store.close();
+    const other = createEmbeddedStore({ dataDir: dir, now: () => 5_000_000 });
+    expect(await other.lrange('day', 0, -1)).toEqual(['a', 'c']);
+    expect(await other.ttl('day')).toBe(-1);
+    expect(await other.get('kept')).toBe('v');
+    expect(await other.ttl('kept')).toBe(90);
+    expect(await other.get('counter')).toBe('2');
+    expect(await other.get('fresh')).toBeNull();
+    expect(await other.countKeys('')).toBe(4);
+    expect(asideFiles(dir)).toEqual([]);
+    await other.close();
+  });
+
   it('answers a read after the writes issued before it, even when they were not awaited', async () => {
     const store = createEmbeddedStore();
     const written = store.set('greeting', 'hello');
