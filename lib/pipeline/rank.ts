@@ -44,6 +44,7 @@ export interface Evidence {
  */
 export function rank(index: PassageIndex, searches: readonly ReadingSearch[], message: string): Evidence[] {
   const messageWords = wordsOf(message);
+  const messagePositions = positionsOf(messageWords);
   const flags = flagsIn(message);
   const all: Evidence[] = [];
   searches.forEach((search, reading) => {
@@ -59,7 +60,18 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
       return share;
     };
     const items = search.hits.map((hit) =>
-      judgeHit(index, search, reading, hit, topScore, messageWords, flags, ownTerms, titleOf),
+      judgeHit(
+        index,
+        search,
+        reading,
+        hit,
+        topScore,
+        messageWords,
+        messagePositions,
+        flags,
+        ownTerms,
+        titleOf,
+      ),
     );
     // The rarest taught word is what the question is about: while a unit that has it answers
     // the question well enough, one without it is never the answer. (When none that has it
@@ -79,31 +91,32 @@ function judgeHit(
   hit: PassageHit,
   topScore: number,
   messageWords: readonly string[],
+  messagePositions: MessagePositions,
   flags: readonly string[],
   ownTerms: ReadonlySet<string>,
   titleOf: (file: string) => number,
 ): Evidence {
   const { query, idf, counted } = search;
-  const weightOf = (i: number) => idf[i] * query[i].weight;
   let covered = 0;
-  const stoodFor = new Set<number>();
+  let stoodFor: Set<number> | undefined;
   for (const i of hit.matched) {
-    if (i < counted) covered += weightOf(i);
+    if (i < counted) covered += idf[i] * query[i].weight;
     const parent = query[i].expands;
-    if (parent !== undefined && !hit.matched.includes(parent) && !stoodFor.has(parent)) {
+    if (parent !== undefined && !hit.matched.includes(parent) && !stoodFor?.has(parent)) {
+      stoodFor ??= new Set();
       stoodFor.add(parent);
-      covered += RELATED_SHARE * weightOf(parent);
+      covered += RELATED_SHARE * idf[parent] * query[parent].weight;
     }
   }
-  for (const i of hit.matchedNearby) if (i < counted) covered += NEARBY_SHARE * weightOf(i);
+  for (const i of hit.matchedNearby) if (i < counted) covered += NEARBY_SHARE * idf[i] * query[i].weight;
   const coverage = search.ownWeight > 0 ? Math.min(1, covered / search.ownWeight) : 0;
   const hasRarest =
     search.rarest < 0 || hit.matched.includes(search.rarest) || hit.matchedNearby.includes(search.rarest);
   const text = index.text(hit.id);
-  const words = wordsOf(text);
+  const words = passageWords(index, hit.id, text);
   const proximity = proximityOfWords(words, ownTerms);
   const fitsWanted = fits(index, hit.id, text, search.reading.shape.wants);
-  const run = messageWords.length > 1 ? sharedRun(messageWords, words) : messageWords.length;
+  const run = messageWords.length > 1 ? sharedRun(messagePositions, words) : messageWords.length;
   const section = index.section(hit.id);
   const namedEntry = flags.length > 0 && headingNames(section.path.at(-1), flags);
   // A reference entry opens with what its name is: the first unit under a heading the question
@@ -262,24 +275,55 @@ function wordsOf(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu) ?? [];
 }
 
+/** Where each word of the message stands in it, worked out once per message. */
+interface MessagePositions {
+  length: number;
+  at: ReadonlyMap<string, readonly number[]>;
+}
+
+function positionsOf(words: readonly string[]): MessagePositions {
+  const at = new Map<string, number[]>();
+  words.forEach((word, i) => {
+    const list = at.get(word);
+    if (list) list.push(i);
+    else at.set(word, [i]);
+  });
+  return { length: words.length, at };
+}
+
+/** A passage's lower-case words, kept per passage: the same units come back message after message. */
+const wordsCache = new WeakMap<PassageIndex, Map<number, string[]>>();
+const WORDS_CACHED = 20_000;
+
+function passageWords(index: PassageIndex, id: number, text: string): string[] {
+  let cache = wordsCache.get(index);
+  if (!cache || cache.size >= WORDS_CACHED) {
+    cache = new Map();
+    wordsCache.set(index, cache);
+  }
+  let words = cache.get(id);
+  if (!words) {
+    words = wordsOf(text);
+    cache.set(id, words);
+  }
+  return words;
+}
+
 /**
  * Length of the longest run of the message's words that a text repeats in the same order: one
  * row of the longest-common-substring table, touched only where a text word is a message word.
  */
-function sharedRun(words: readonly string[], text: readonly string[]): number {
-  const positions = new Map<string, number[]>();
-  words.forEach((word, i) => {
-    const list = positions.get(word);
-    if (list) list.push(i);
-    else positions.set(word, [i]);
-  });
+function sharedRun(message: MessagePositions, text: readonly string[]): number {
   let best = 0;
   // run[i + 1]: the run ending at message word i and the previous text word.
-  let previous = new Int32Array(words.length + 1);
-  let current = new Int32Array(words.length + 1);
+  let previous: Int32Array | undefined;
+  let current: Int32Array | undefined;
   let touched: number[] = [];
   for (const word of text) {
-    const at = positions.get(word);
+    const at = message.at.get(word);
+    if (!at && touched.length === 0) continue;
+    previous ??= new Int32Array(message.length + 1);
+    current ??= new Int32Array(message.length + 1);
     const next: number[] = [];
     if (at) {
       for (const i of at) {

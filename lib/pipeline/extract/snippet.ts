@@ -233,7 +233,9 @@ export function fence(index: PassageIndex, id: number, weights?: ReadonlyMap<str
 
 /** What makes two snippets the same: their first words, case-folded (a list item repeated with an extra note). */
 function keyOf(text: string): string {
+  // Twelve words fit in the first 400 characters of any prose; the rest is never read.
   return text
+    .slice(0, 400)
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()
