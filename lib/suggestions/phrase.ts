@@ -14,6 +14,12 @@ const OBJECT_START =
   /^(?:the|a|an|your|my|our|their|its|this|that|these|those|to|up|out|with|from|in|on|for)$/i;
 const DETERMINER = /^(?:the|a|an|your|my|our|their|its|this|that|these|those)$/i;
 const LONGEST_HEADING = 70;
+/**
+ * A section's number before its heading: "5.", "1.7." or "5.Extended" (written without a space),
+ * "1.7 Covering", "(5) ", "IV. ", or a bare number before a capitalised word ("1 Introduction").
+ * A number that is part of the heading's words ("256 and Truecolor colors") stays.
+ */
+const SECTION_NUMBER = /^(?:\d+(?:\.\d+)*\.\s*|\d+(?:\.\d+)+\s+|\d+\s+(?=\p{Lu})|\(\d+\)\s*|[IVX]+\.\s+)/u;
 
 /** Whether a word is a name (so keeps its capital and takes no article); passed in, from the model's casing. */
 export type IsName = (word: string) => boolean;
@@ -26,7 +32,7 @@ export type IsName = (word: string) => boolean;
  */
 export function questionFromHeading(heading: string, isName: IsName = () => false): string | undefined {
   const clean = heading
-    .replace(/^(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+/, '')
+    .replace(SECTION_NUMBER, '')
     .replace(/\s+/g, ' ')
     .replace(/[:.;,]+$/, '')
     .trim();

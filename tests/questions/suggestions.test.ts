@@ -38,16 +38,25 @@ describe('questions from headings', () => {
     ['Getting started', 'How do I get started?'],
     ['Can I pay by card', 'Can I pay by card?'],
     ['What is a session?', 'What is a session?'],
+    ['5.Extended Result Code List', 'What is the extended Result Code List?'],
+    ['1.7. Covering Indexes', 'What are the covering Indexes?'],
   ])('phrases "%s" as "%s"', (heading, question) => {
     expect(questionFromHeading(heading)).toBe(question);
   });
 
-  it.each(['Tip', 'Overview', 'Tickets', 'Table of contents', 'Using `npm`', '', 'x'.repeat(80)])(
-    'makes no question of "%s"',
-    (heading) => {
-      expect(questionFromHeading(heading)).toBeUndefined();
-    },
-  );
+  // A number among the words is not a section number: no question rather than "What is the and Truecolor ...?".
+  it.each([
+    'Tip',
+    'Overview',
+    'Tickets',
+    'Table of contents',
+    'Using `npm`',
+    '',
+    'x'.repeat(80),
+    '256 and Truecolor color support',
+  ])('makes no question of "%s"', (heading) => {
+    expect(questionFromHeading(heading)).toBeUndefined();
+  });
 });
 
 describe("the don't-know reply", () => {
