@@ -16,6 +16,7 @@ import {
   UNIT_KIND_BONUS,
 } from './tuning.js';
 import type { UnitWanted } from './understand/index.js';
+import { DEFAULT, REASON } from './wording.js';
 
 /** A candidate unit judged as evidence for one reading of the message. */
 export interface Evidence {
@@ -214,14 +215,14 @@ function fits(index: PassageIndex, id: number, text: string, wants: UnitWanted):
       return OPTION_LIKE.test(text) || IDENTIFIER.test(heading) || /`[^`]+`/.test(index.display(id));
     }
     case 'default':
-      return /\bdefault(?:s|ed)?\b/i.test(text);
+      return DEFAULT.test(text);
     case 'procedure': {
       if (index.kindOf(id) === 'code') return true;
       const next = index.sibling(id, 1);
       return (next >= 0 && index.kindOf(next) === 'code') || /`[^`]+`/.test(index.display(id));
     }
     case 'reason':
-      return /\b(?:because|since|so that|in order to|due to|therefore|the reason)\b/i.test(text);
+      return REASON.test(text);
     default:
       return false;
   }

@@ -68,7 +68,7 @@ export function extract(
     lines,
     (term) => (index.idf(term) / maxIdf) ** 2,
     isName,
-    search.reading.carried ? ownTerms : questionTerms,
+    search.reading.carried ? ownTerms : undefined,
   ).filter((candidate) => fitsKind(index, candidate.text, shape.kind));
   const answer = request.single ? null : confidentAnswer(candidates);
   const cited = request.single ? [best] : citedEvidence(index, evidence, best, answer, request.budget.cite);

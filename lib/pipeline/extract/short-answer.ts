@@ -56,11 +56,12 @@ export function answerCandidates(
   /** True when the taught text usually writes the word capitalised: a name, not a word that starts a quote. */
   isName: (word: string) => boolean,
   /**
-   * The message's own words, which a short answer must stand near. For a follow-up the words
-   * carried from the earlier question are left out: a name beside them answered that question.
+   * For a follow-up, the message's own words, which a short answer must stand near: the words
+   * carried from the earlier question are left out, as a name beside them answered that question.
    */
-  nearTerms: ReadonlySet<string> = questionTerms,
+  followUpOwnTerms?: ReadonlySet<string>,
 ): AnswerCandidate[] {
+  const nearTerms = followUpOwnTerms ?? questionTerms;
   if (!['person', 'place', 'choice', 'number'].includes(shape.kind)) return [];
   const totals = new Map<string, AnswerCandidate & { best: number; near: boolean }>();
   evidence.forEach((line, lineIndex) => {
@@ -176,9 +177,8 @@ export function answerCandidates(
   // For a follow-up, a name only ever seen in lines without the message's own words stood beside
   // the earlier question's topic: it answered that question, not this one. (A first question
   // keeps names of the neighbouring line: a verse often names who the one before speaks of.)
-  const carried = nearTerms !== questionTerms;
   return [...totals.values()]
-    .filter((entry) => !carried || entry.near)
+    .filter((entry) => !followUpOwnTerms || entry.near)
     .map(({ text, score, line }) => ({ text, score, line }))
     .sort((a, b) => b.score - a.score);
 }

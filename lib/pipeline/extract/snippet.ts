@@ -3,6 +3,7 @@ import type { PassageIndex } from '../../retrieval/index.js';
 import { includesWord, splitSentences } from '../../text/index.js';
 import type { Source } from '../types.js';
 import type { QuestionShape } from '../understand/shape.js';
+import { DEFAULT, REASON } from '../wording.js';
 import { trimToQuestion, weightOf } from './trim.js';
 
 /**
@@ -112,12 +113,17 @@ export function passageSnippet(
   // "How do I ...": a paragraph that ends announcing an example or command ("It is:") brings the
   // announcing sentence and the command along after the sentence that matched.
   const last = sentences.length - 1;
-  if (request.shape?.wants === 'procedure' && chosen.order !== last && announces(sentences[last])) {
-    const following = followingBlocks(index, id, request.weights);
-    if (following && index.kindOf(index.sibling(id, 1)) === 'code') {
-      keys.push(keyOf(sentences[last]));
-      return { text: `${balanceBackticks(text)} ${sentences[last]}\n\n${following}`, block: true, keys };
-    }
+  const next = index.sibling(id, 1);
+  if (
+    request.shape?.wants === 'procedure' &&
+    chosen.order !== last &&
+    announces(sentences[last]) &&
+    next >= 0 &&
+    index.kindOf(next) === 'code'
+  ) {
+    keys.push(keyOf(sentences[last]));
+    const code = fence(index, next, request.weights);
+    return { text: `${balanceBackticks(text)} ${sentences[last]}\n\n${code}`, block: true, keys };
   }
   return { text: balanceBackticks(text), block: false, keys };
 }
@@ -289,7 +295,6 @@ const VALUE = /\d|\b(?:on|off|true|false|yes|no|none|null|enabled|disabled)\b|["
  */
 const NAME_LIKE =
   /`[^`]+`|(?:^|\s)--?[A-Za-z][\w-]*|\b[A-Za-z]\w*[-_.]\w[\w.-]*\b|(?:^|\s)['‘"“][A-Za-z][\w-]*['’"”]/;
-const REASON = /\b(?:because|since|so that|in order to|due to|therefore|the reason)\b/i;
 
 /**
  * Whether a sentence states the kind of thing the question asks for: a default with its value, a
@@ -297,7 +302,7 @@ const REASON = /\b(?:because|since|so that|in order to|due to|therefore|the reas
  */
 function statesWhatIsAsked(sentence: string, shape: SnippetRequest['shape']): boolean {
   if (!shape) return false;
-  if (shape.wants === 'default') return /\bdefault/i.test(sentence) && VALUE.test(sentence);
+  if (shape.wants === 'default') return DEFAULT.test(sentence) && VALUE.test(sentence);
   if (shape.kind === 'number' || shape.kind === 'time') return /\d/.test(sentence);
   if (shape.wants === 'reason') return REASON.test(sentence);
   return false;
