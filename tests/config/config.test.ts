@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig, upstashCredentials } from '../../lib/config/index.js';
+import { configSchema } from '../../lib/config/schema.js';
 
 describe('configuration', () => {
   it('has working defaults with no variables at all', () => {
@@ -34,5 +36,14 @@ describe('configuration', () => {
 
   it('treats empty values as unset', () => {
     expect(parseConfig({ PORT: '', LLM_BASE_URL: ' ' }).PORT).toBe(3000);
+  });
+});
+
+describe("README's Configuration table", () => {
+  it('names every variable the service reads', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Documentation'));
+    const missing = Object.keys(configSchema.entries).filter((name) => !table.includes(`\`${name}\``));
+    expect(missing).toEqual([]);
   });
 });
