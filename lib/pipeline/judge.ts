@@ -45,6 +45,22 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
       writtenJudgement.confidence.level !== 'answer' ||
       resolved.covered > asWritten.covered * (1 + RESOLVED_MARGIN);
     if (resolvedJudgement.confidence.level === 'answer' && stronger) return resolvedJudgement;
+    // The message leans on the conversation, so as written it is about the earlier topic too: a
+    // unit that shares none of the earlier question's words is at most the closest passage.
+    const search = searches[resolvedIndex];
+    const same =
+      asWritten && ranked.find((item) => item.reading === resolvedIndex && item.hit.id === asWritten.hit.id);
+    if (
+      writtenJudgement.confidence.level === 'answer' &&
+      search.counted > search.own &&
+      !(same && keepsTopic(search, same))
+    ) {
+      return {
+        ...writtenJudgement,
+        confidence: { ...writtenJudgement.confidence, level: 'nearest' },
+        reason: 'the best unit shares nothing with the earlier question',
+      };
+    }
   }
   return writtenJudgement;
 }
@@ -75,7 +91,7 @@ function levelOf(search: ReadingSearch | undefined, best: Evidence | undefined, 
   const covers = best.coverage >= needed && score >= ANSWER_SCORE;
   // The rarest taught word is what the question is about: a unit without it is never stated as
   // the answer. It may still be the closest passage, when the word is paraphrased there.
-  if (covers && best.hasRarest) {
+  if (covers && best.hasRarest && keepsTopic(search, best)) {
     return {
       best,
       confidence: { score, level: 'answer' },
@@ -96,6 +112,17 @@ function levelOf(search: ReadingSearch | undefined, best: Evidence | undefined, 
     confidence: { score, level: 'none' },
     reason: best.coverage < nearest ? 'too little of the question is covered' : 'no unit stands out',
   };
+}
+
+/**
+ * A follow-up that carries the earlier question's words ("how do I undo it?") is about that
+ * question's topic: a unit that shares none of those words answers the new verb about something
+ * else, so it is at most the closest passage.
+ */
+function keepsTopic(search: ReadingSearch, best: Evidence): boolean {
+  if (search.counted <= search.own) return true;
+  const carried = (i: number) => i >= search.own && i < search.counted;
+  return best.hit.matched.some(carried);
 }
 
 function round(value: number): number {

@@ -120,6 +120,24 @@ describe('understand', () => {
     ]);
   });
 
+  it('does not state a unit that shares nothing with the earlier question as the answer to "how do I undo it?"', async () => {
+    const knowledge = await knowledgeOf(
+      { format: 'markdown', name: 'client.md', text: CLIENT },
+      {
+        format: 'markdown',
+        name: 'migrations.md',
+        text: '# Migrations\n\n## Actions\n\nThe action is do or undo: do applies a version, undo reverts it.\n',
+      },
+    );
+    const question = 'How do I bypass the proxy for a host?';
+    const history = [
+      { role: 'user' as const, content: question },
+      { role: 'assistant' as const, content: ask(knowledge, question).text },
+    ];
+    const reply = ask(knowledge, 'And how do I undo it?', history);
+    expect(reply.confidence.level).not.toBe('answer');
+  });
+
   it('answers small talk from the dialogue layer and sends nothing else there', async () => {
     const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
     expect(understand(knowledge, 'thanks!', []).kind).toBe('social');
