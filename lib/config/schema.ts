@@ -29,7 +29,7 @@ const booleanVar = v.optional(
   'false',
 );
 
-/** Every environment variable the service reads. README's Configuration table lists the same names. */
+/** Every environment variable the service reads. docs/configuration.md lists the same names, README's Configuration table too. */
 export const configSchema = v.object({
   PORT: integerVar(3000, 1, 65535),
   DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty()), '.data'),

@@ -1,4 +1,4 @@
-/** The bounds every document read runs under (settings; see README's Configuration table). */
+/** The bounds every document read runs under (settings; see docs/configuration.md). */
 export interface ReadLimits {
   /** Pages a PDF may have (its page tree is walked and counted before any text is extracted). */
   maxPdfPages: number;
