@@ -62,6 +62,7 @@ export function gather(
       if (index.documentFrequency(query[i].term) > 0 && (rarest < 0 || idf[i] > idf[rarest])) rarest = i;
     }
     const unknown = query.slice(0, own).filter((term) => index.documentFrequency(term.term) === 0);
+    const hits = query.length > 0 ? index.search(query, budget.retrieve) : [];
     return {
       reading,
       query,
@@ -72,11 +73,92 @@ export function gather(
       unknownWords: unknown.map((term) => term.word),
       // A never-taught word that is no English word (WordNet knows none of its forms) names a tool,
       // a product or a place: what the question is about, and the documents never mention it.
-      unknownName: unknown.some((term) => term.name || isEnglishWord(term.word) === false),
+      unknownName:
+        unknown.some((term) => term.name || isEnglishWord(term.word) === false) ||
+        namesNotFound(index, reading.question, hits),
       rarest,
-      hits: query.length > 0 ? index.search(query, budget.retrieve) : [],
+      hits,
     };
   });
+}
+
+/**
+ * A proper name of several capitalised words ("Dead Sea Scrolls", "Gospel of Thomas", "Visual
+ * Studio Code") names one thing: passages that hold only its parts ("sea", "Thomas", "code") are
+ * about other things. When no candidate holds the whole name, the documents do not mention what
+ * the question is about. Written in the question's own capitals, so all-capital words (acronyms,
+ * SQL keywords) and "and" (two names, "Moses and Aaron") do not join a name; a question written in
+ * title case says nothing by its capitals and is left alone.
+ */
+export function namePhrases(question: string): string[] {
+  // A possessive ends a name ("Rust's Actix Web": two names) as a comma or a full stop does.
+  const tokens = question
+    .replace(/['’]s\b/g, ' , ')
+    .split(/\s+/)
+    .flatMap((token) =>
+      /[,.;:!?()"]$/.test(token) ? [token.replace(/[^\p{L}\p{N}'-]+$/u, ''), ','] : [token],
+    )
+    .filter(Boolean);
+  const capital = (word: string) => /^\p{Lu}.*\p{Ll}/u.test(word);
+  const words = tokens.filter((token) => token !== ',');
+  if (words.slice(1).every((word) => capital(word) || FUNCTION_WORDS.has(word))) return [];
+  const names: string[] = [];
+  let run: string[] = [];
+  let capitals = 0;
+  const close = () => {
+    while (run.length > 0 && !capital(run[run.length - 1])) run.pop();
+    if (capitals >= 2)
+      names.push(
+        run
+          .join(' ')
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N}'-]+/gu, ' '),
+      );
+    run = [];
+    capitals = 0;
+  };
+  for (const [i, word] of tokens.entries()) {
+    // The first word is capitalised by the sentence, not by the name.
+    if (i > 0 && capital(word)) {
+      run.push(word);
+      capitals++;
+    } else if (run.length > 0 && NAME_JOINERS.has(word)) run.push(word);
+    else close();
+  }
+  close();
+  return names;
+}
+
+/** Words a title-case question leaves in lower case. */
+const FUNCTION_WORDS = new Set([
+  'I',
+  'a',
+  'an',
+  'the',
+  'of',
+  'and',
+  'or',
+  'in',
+  'on',
+  'to',
+  'for',
+  'with',
+  'at',
+  'by',
+]);
+
+/** Lower-case words inside a proper name: "Church of the Holy Sepulchre". */
+const NAME_JOINERS = new Set(['of', 'the', 'de', 'von', 'van', 'da', 'del']);
+
+function namesNotFound(index: PassageIndex, question: string, hits: readonly PassageHit[]): boolean {
+  const names = namePhrases(question);
+  if (names.length === 0) return false;
+  const flat = (text: string) =>
+    ` ${text
+      .toLowerCase()
+      .replace(/['’]s\b/g, '')
+      .replace(/[^\p{L}\p{N}'-]+/gu, ' ')} `;
+  return names.some((name) => !hits.some((hit) => flat(index.text(hit.id)).includes(` ${name} `)));
 }
 
 /**

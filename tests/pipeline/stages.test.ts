@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extract } from '../../lib/pipeline/extract/index.js';
-import { gather } from '../../lib/pipeline/gather.js';
+import { gather, namePhrases } from '../../lib/pipeline/gather.js';
 import { assist, replyFromArticle, replyTo } from '../../lib/pipeline/index.js';
 import { judge } from '../../lib/pipeline/judge.js';
 import { proximityOf, rank } from '../../lib/pipeline/rank.js';
@@ -319,6 +319,25 @@ describe('compose', () => {
     // "timeout" and "request" are taught; "zorblax" is a name nobody taught.
     expect(ask(knowledge, 'What is the default request timeout in zorblax?').confidence.level).toBe('none');
     expect(ask(knowledge, 'What is the default request timeout?').confidence.level).toBe('answer');
+  });
+
+  it('says it does not know when no passage holds the whole of a proper name the question gives, only its parts', async () => {
+    const knowledge = await knowledgeOf({ format: 'text', name: 'family.txt', text: FAMILY });
+    // "Veldhaven" and "lighthouse" are taught, but nothing names a "Veldhaven Lighthouse".
+    expect(ask(knowledge, 'Who kept the Veldhaven Lighthouse?').confidence.level).toBe('none');
+    expect(ask(knowledge, 'Who kept the lighthouse of Veldhaven?').confidence.level).toBe('answer');
+  });
+
+  it('reads proper names of several words from the capitals of a question, not from its first word or title case', () => {
+    expect(namePhrases('When were the Dead Sea Scrolls discovered?')).toEqual(['dead sea scrolls']);
+    expect(namePhrases('Where is the Church of the Holy Sepulchre?')).toEqual([
+      'church of the holy sepulchre',
+    ]);
+    // Two names joined by "and", a possessive, acronyms and a title-case question are no one name.
+    expect(namePhrases('Who was the mother of Moses and Aaron?')).toEqual([]);
+    expect(namePhrases("How do I write a handler with Rust's Actix Web?")).toEqual(['actix web']);
+    expect(namePhrases('What kind of index is a table declared WITHOUT ROWID stored as?')).toEqual([]);
+    expect(namePhrases('How Do I Use The Shell?')).toEqual([]);
   });
 
   it('tells the owner of an empty install how to teach it', async () => {
