@@ -106,8 +106,9 @@ export function answerCandidates(
     for (let i = 0; i < tokens.length; i++) {
       if (shape.kind === 'number') {
         if (!isNumberWord(folded[i]) || (i > 0 && isNumberWord(folded[i - 1]))) continue;
-        // Part of a name such as UTF-8 or ISO-8601, not a quantity.
-        if (folded[i - 1] === '-' || folded[i + 1] === '-') continue;
+        // Part of a name such as UTF-8 or ISO-8601, an issue number (#3925) or a path or address
+        // (/v1/users/42), not a quantity.
+        if (NOT_A_QUANTITY.has(folded[i - 1] ?? '') || NOT_A_QUANTITY.has(folded[i + 1] ?? '')) continue;
         let end = i;
         while (end + 1 < tokens.length && (isNumberWord(folded[end + 1]) || folded[end + 1] === 'and')) end++;
         while (folded[end] === 'and') end--;
@@ -182,6 +183,9 @@ export function answerCandidates(
     .map(({ text, score, line }) => ({ text, score, line }))
     .sort((a, b) => b.score - a.score);
 }
+
+/** Characters that make a number beside them part of a name, a reference or a path. */
+const NOT_A_QUANTITY = new Set(['-', '#', '/', '_']);
 
 function isNumberWord(word: string | undefined): boolean {
   return word !== undefined && (NUMBER_WORDS.has(word) || /^\d[\d,.]*$/.test(word));
