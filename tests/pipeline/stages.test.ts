@@ -82,6 +82,10 @@ describe('understand', () => {
     expect(shapeOf('How do I bypass the proxy?').wants).toBe('procedure');
     expect(shapeOf('Why does the request fail?').wants).toBe('reason');
     expect(shapeOf('What is a proxy?').wants).toBe('fact');
+    // The head of a compound noun comes last: "SQL function", "shell variable" ask for a name.
+    expect(shapeOf('Which SQL function loads an extension?').wants).toBe('name');
+    expect(shapeOf('What shell variable holds the prompt?').wants).toBe('name');
+    expect(shapeOf('What is the function of a proxy?').wants).toBe('fact');
   });
 
   it('gives a message that leans on the conversation a second, resolved reading; one that stands alone keeps one', async () => {

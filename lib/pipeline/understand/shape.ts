@@ -68,11 +68,7 @@ function unitWanted(lower: string, kind: AnswerKind, focus: string | null): Unit
   if (kind === 'reason') return 'reason';
   // "is X on by default", "what is the default Y": the unit must state the default.
   if (/\bdefaults?\b|\bby default\b/.test(lower)) return 'default';
-  if (
-    (focus && SETTING_NOUNS.test(focus)) ||
-    /^(?:which|what)\s+\S+\s+(?:option|flag|setting|command)s?\b/.test(lower)
-  )
-    return 'name';
+  if ((focus && SETTING_NOUNS.test(focus)) || namesSettingInPhrase(lower)) return 'name';
   // The instruction forms of English: "how do I", "how can I", "how to", "how should we".
   if (
     /^(?:how\s+(?:do|can|could|should|would|may|might|will)\s+(?:i|we|you|one)\b|how\s+to\b|(?:is|are)\s+there\s+a\s+way\b)/.test(
@@ -81,6 +77,21 @@ function unitWanted(lower: string, kind: AnswerKind, focus: string | null): Unit
   )
     return 'procedure';
   return 'fact';
+}
+
+/**
+ * A "which X" noun phrase whose head is a setting noun after modifiers ("which SQL function
+ * loads ...", "what shell variable holds ...", "which command line option ..."): English puts the
+ * head of a compound noun last, so any of the phrase's first three words may be it.
+ */
+function namesSettingInPhrase(lower: string): boolean {
+  const words = /^(?:which|what)\s+(.*)$/.exec(lower)?.[1].split(/\s+/) ?? [];
+  for (const word of words.slice(0, 3)) {
+    const bare = word.replace(/[^a-z-]/g, '');
+    if (AUXILIARIES.has(bare)) return false;
+    if (SETTING_NOUNS.test(bare)) return true;
+  }
+  return false;
 }
 
 const AUXILIARIES = new Set(
