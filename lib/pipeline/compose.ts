@@ -17,7 +17,7 @@ export function answerText(extracted: Extracted): string {
 
 /** The reply at level `nearest`: it says plainly that the closest passage may not answer. */
 export function nearestText(extracted: Extracted): string {
-  return `The closest I found may not answer your question: ${extracted.text}`;
+  return `Closest I found (it may not answer this): ${extracted.text}`;
 }
 
 /**
