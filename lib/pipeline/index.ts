@@ -232,7 +232,7 @@ function answerQuestion(
   const extracted = extract(model, passages, search, ranked, best, {
     budget: request.evidence,
     maxTokens: request.maxTokens,
-    single: level === 'nearest',
+    hedged: level === 'nearest',
   });
   trace.answer = extracted.answer;
   trace.runnerUp = extracted.runnerUp;

@@ -7,6 +7,7 @@ import {
   NEAREST_COVERAGE,
   NEAREST_COVERAGE_UNKNOWN_WORD,
   NEAREST_SCORE,
+  RESOLVED_ANSWER_SCORE,
   RESOLVED_MARGIN,
   SCORE_BIAS,
   SCORE_COVERAGE,
@@ -88,7 +89,8 @@ function levelOf(search: ReadingSearch | undefined, best: Evidence | undefined, 
   if (search.unknownName) {
     return { best, confidence: { score, level: 'none' }, reason: 'a name in the question was never taught' };
   }
-  const covers = best.coverage >= needed && score >= ANSWER_SCORE;
+  const covers =
+    best.coverage >= needed && score >= (search.reading.resolved ? RESOLVED_ANSWER_SCORE : ANSWER_SCORE);
   // The rarest taught word is what the question is about: a unit without it is never stated as
   // the answer. It may still be the closest passage, when the word is paraphrased there.
   if (covers && best.hasRarest && keepsTopic(search, best)) {

@@ -35,8 +35,11 @@ export interface ExtractRequest {
   budget: EvidenceBudget;
   /** The reply's length limit in tokens: what does not fit whole is left out, not cut. */
   maxTokens?: number;
-  /** Only the best unit, as "the closest I found" shows it. */
-  single?: boolean;
+  /**
+   * For "the closest I found": no short answer put first (nothing is stated as the answer); the
+   * passages are cited as for an answer, since the one that holds it is often not the first.
+   */
+  hedged?: boolean;
 }
 
 /**
@@ -70,8 +73,8 @@ export function extract(
     isName,
     search.reading.carried ? ownTerms : undefined,
   ).filter((candidate) => fitsKind(index, candidate.text, shape.kind));
-  const answer = request.single ? null : confidentAnswer(candidates);
-  const cited = request.single ? [best] : citedEvidence(index, evidence, best, answer, request.budget.cite);
+  const answer = request.hedged ? null : confidentAnswer(candidates);
+  const cited = citedEvidence(index, evidence, best, answer, request.budget.cite);
 
   const snippets: { text: string; block: boolean }[] = [];
   const sources: Source[] = [];
