@@ -258,6 +258,9 @@ class TextReader {
       if (line.text === '' || BULLET.test(line.text) || isFurniture(line.text)) break;
       if (lines[j + 1] && UNDERLINE.test(lines[j + 1].text) && !UNDERLINE.test(line.text)) break;
       if (line.indent > run[0].indent + 1 && !isProseLike([line])) break;
+      // A term entry right after a sentence ends (a term list set without space above it):
+      // the term and its indented description are an entry, not more of the paragraph.
+      if (line.indent <= run[0].indent && /[.!?:]$/.test(run[run.length - 1].text) && termAt(lines, j)) break;
       run.push(line);
     }
     const indent = Math.min(...run.map((line) => line.indent));
@@ -331,7 +334,7 @@ class TextReader {
       run[run.length - 1] = { ...last, text: last.text.replace(/\s*>$/, '') };
     }
     const term = this.openTerms[this.openTerms.length - 1];
-    const units = segmentText(run.map((line) => line.text).join('\n'));
+    const units = segmentText(mendHyphens(run.map((line) => line.text)).join('\n'));
     for (const unit of units) {
       const text = unit.text.replace(/\s{2,}/g, ' ');
       const line = run[unit.line - 1].number;
@@ -343,6 +346,22 @@ class TextReader {
     }
     this.announced = /:$/.test(run[run.length - 1].text) || this.exampleMarked;
   }
+}
+
+/**
+ * Lines with a word hyphenated across their break mended (`pre-` / `ceded by` -> `preceded` /
+ * `by`), so a run read a line a unit does not keep the halves apart. Line count kept: the rest
+ * of the second line stays on its line (a line left empty is dropped by the segmenter).
+ */
+function mendHyphens(texts: string[]): string[] {
+  const out = [...texts];
+  for (let k = 0; k + 1 < out.length; k++) {
+    if (!/\p{Ll}[-\u2010\u00ad]$/u.test(out[k]) || !/^\p{Ll}/u.test(out[k + 1])) continue;
+    const [head, ...rest] = out[k + 1].split(' ');
+    out[k] = out[k].slice(0, -1) + head;
+    out[k + 1] = rest.join(' ');
+  }
+  return out;
 }
 
 /** A list item short enough to name what the paragraphs under it explain: not a sentence. */

@@ -42,8 +42,11 @@ export function termAt(lines: readonly SourceLine[], i: number): TermEntry | und
   const next = lines[i + 1];
   const hasBody = next !== undefined && next.text !== '';
   if (hasBody && next.indent >= line.indent + 2 && isHangingTerm(line.text)) {
-    const description = descriptionLines(lines, i + 1, next.indent);
-    return { name: line.text, description, descriptionIndent: next.indent, lines: 1 + description.length };
+    // Lines less indented than the first, yet under the term, still describe it: a synopsis set
+    // deeper than the text that follows it (`break` / `      break [n]` / `   Exit from ...`).
+    const description = descriptionLines(lines, i + 1, Math.min(next.indent, line.indent + 2));
+    const descriptionIndent = Math.min(...description.map((_, k) => lines[i + 1 + k].indent));
+    return { name: line.text, description, descriptionIndent, lines: 1 + description.length };
   }
   const spaced = lines[i + 2];
   if (
