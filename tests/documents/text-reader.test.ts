@@ -242,6 +242,45 @@ describe('the text reader', () => {
     ]);
   });
 
+  it('reads a term list whose entries mix both forms, and keeps terms that spell a heading in other case', () => {
+    const text = [
+      'Set Options',
+      '===========',
+      '',
+      'Options, if specified, have the following meanings:',
+      '',
+      '    -a',
+      '               Mark each variable for export.',
+      '',
+      '    emacs',
+      '               Use an emacs-style line editing interface.',
+      '',
+      '    hashall    Same as -h.',
+      '',
+      '    histexpand',
+      '               Same as -H.',
+      '',
+      'Index',
+      '=====',
+      '',
+      'A',
+      '=',
+      '',
+      'EMACS',
+      '    Set when the shell runs inside an editor buffer.',
+    ].join('\n');
+    const entries = blocksUnder(read(text), 'Set Options').map((block) => [block.name, block.text]);
+    expect(entries).toEqual([
+      [undefined, 'Options, if specified, have the following meanings:'],
+      // "-a" is not a contents line of the index's letter heading "A", nor "emacs" of "EMACS".
+      ['-a', '-a: Mark each variable for export.'],
+      ['emacs', 'emacs: Use an emacs-style line editing interface.'],
+      // Beside its term, in the column the neighbours' descriptions are indented to.
+      ['hashall', 'hashall: Same as -h.'],
+      ['histexpand', 'histexpand: Same as -H.'],
+    ]);
+  });
+
   it('does not mistake justified prose for a table', () => {
     const [section] = read(
       'This  is the default behaviour. The --no-verbatim option op\u2010\ntion  is provided to restore it after the other.\n',

@@ -43,7 +43,8 @@ interface OpenTerm {
 
 class TextReader {
   private readonly builder = new SectionBuilder();
-  private readonly headingKeys = new Set<string>();
+  /** Each heading's key and the line it was found on. */
+  private readonly headingKeys = new Map<string, number>();
   private manTitle: string | undefined;
   private bodyIndent: number | undefined;
   private readonly underlineStyles: string[] = [];
@@ -82,7 +83,10 @@ class TextReader {
       const line = this.lines[i];
       if (line.text === '' || line.text.length > 120) continue;
       const heading = headingAt(this.lines, i, context);
-      if (heading && heading.kind !== 'man-title') this.headingKeys.add(headingKey(heading.text));
+      if (heading && heading.kind !== 'man-title') {
+        const key = headingKey(heading.text, true);
+        if (!this.headingKeys.has(key)) this.headingKeys.set(key, line.number);
+      }
     }
   }
 
@@ -184,8 +188,13 @@ class TextReader {
   /** A line of a table of contents: it repeats a heading of the document. */
   private isContentsLine(line: SourceLine): boolean {
     if (this.headingKeys.size === 0 || line.text.length > 120) return false;
-    const key = headingKey(line.text);
-    return key !== '' && this.headingKeys.has(key);
+    const key = headingKey(line.text, true);
+    // A key of a letter or two is no evidence: an index's letter headings ("A", "B") would
+    // otherwise drop every option they spell ("-a", "-b").
+    // A line is not a contents entry of the heading it is itself (one the first pass read as a
+    // heading, out of context, and this pass reads as a term).
+    const at = this.headingKeys.get(key);
+    return key.length >= 3 && at !== undefined && at !== line.number;
   }
 
   /** A bulleted or numbered item with its wrapped lines. */

@@ -85,15 +85,17 @@ export function isFurniture(text: string): boolean {
   );
 }
 
-/** A heading's text made comparable: no numbering, case, punctuation or page numbers. */
-export function headingKey(text: string): string {
-  return text
+/**
+ * A heading's text made comparable: no numbering, punctuation or page numbers, and no case
+ * unless `keepCase` (a contents line repeats its heading's case: "EMACS" the variable's heading
+ * is not listed by "emacs" the option).
+ */
+export function headingKey(text: string, keepCase = false): string {
+  const bare = text
     .replace(BULLET, '')
     .replace(/^(?:section\s+)?\d+(?:\.\d+)*\.?\s+/i, '')
-    .replace(/(?:\.\s?){2,}\s*\d*$/, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+    .replace(/(?:\.\s?){2,}\s*\d*$/, '');
+  return (keepCase ? bare : bare.toLowerCase()).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
 const WORD = /^["'“‘(]?\p{L}[\p{L}'’-]*[,.;:!?)"”’]*$/u;

@@ -96,9 +96,12 @@ function inTable(lines: readonly SourceLine[], i: number, term: string, column: 
   if (/\s/.test(term) || term.length > 12 || column - lines[i].indent - term.length < 3) return false;
   for (const j of [i - 1, i + 1, i - 2, i + 2]) {
     const neighbour = lines[j];
-    if (!neighbour || neighbour.indent !== lines[i].indent) continue;
+    if (!neighbour || neighbour.text === '') continue;
     if (Math.abs(j - i) === 2 && lines[(i + j) / 2].text !== '') continue;
-    if (descriptionColumn(neighbour) === column) return true;
+    // A neighbour entry's description: beside its term in the same column, or beneath it
+    // indented to the column (a list mixing both forms, as a PDF's term list sets them).
+    if (neighbour.indent === lines[i].indent && descriptionColumn(neighbour) === column) return true;
+    if (neighbour.indent > lines[i].indent && Math.abs(neighbour.indent - column) <= 1) return true;
   }
   return false;
 }
