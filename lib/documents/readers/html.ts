@@ -219,8 +219,6 @@ function collapse(text: string): string {
 class HtmlReader {
   readonly builder = new SectionBuilder();
   private readonly lineStarts: number[] = [0];
-  /** The level of the last numbered heading (h1-h6) read, which an unnumbered `<h>` nests under. */
-  private numberedLevel = 0;
 
   constructor(source: string) {
     for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
@@ -276,17 +274,15 @@ class HtmlReader {
   private readBlock(node: HtmlNode): void {
     const name = node.name ?? '';
     if (/^h[1-6]$/.test(name)) {
-      this.numberedLevel = Number(name[1]);
-      this.builder.heading(this.numberedLevel, textOf(node));
+      this.builder.heading(Number(name[1]), textOf(node));
       return;
     }
     if (name === 'h') {
-      // XHTML 2's unnumbered heading, which some generated manuals use for each entry of a long
-      // page (often hidden, as a label for search): it names the entry that follows, one level
-      // under the numbered heading it comes after. Its text is short, or it is not a heading.
-      const text = textOf(node);
-      if (text.length <= 0) this.builder.heading(this.numberedLevel + 0.5, text);
-      else this.paragraph(node.children ?? []);
+      // XHTML 2's unnumbered heading, which some generated manuals put before each entry of a
+      // long page (often hidden, as a label for their search): a block of its own, so it is not
+      // read as the end of the entry before it. (Read as a heading of the entry it measured worse
+      // on the SQLite manual's pragma page: the ranking's margin between entries, see the report.)
+      this.paragraph(node.children ?? []);
       return;
     }
     switch (name) {
