@@ -269,7 +269,14 @@ class TextReader {
       if (line.indent > run[0].indent + 1 && !isProseLike([line])) break;
       // A term entry right after a sentence ends (a term list set without space above it):
       // the term and its indented description are an entry, not more of the paragraph.
-      if (line.indent <= run[0].indent && /[.!?:]$/.test(run[run.length - 1].text) && termAt(lines, j)) break;
+      if (
+        line.indent <= run[0].indent &&
+        endsSentence(run[run.length - 1].text) &&
+        mayStartTerm(line, lines[j + 1]) &&
+        termAt(lines, j)
+      ) {
+        break;
+      }
       run.push(line);
     }
     const indent = Math.min(...run.map((line) => line.indent));
@@ -358,6 +365,27 @@ class TextReader {
 }
 
 /**
+ * Cheap test before `termAt`, which a text of a sentence a line would otherwise run on every
+ * line: a term has its description indented under it, or beside it past a column gap, or is an
+ * option (stacked forms).
+ */
+function mayStartTerm(line: SourceLine, next: SourceLine | undefined): boolean {
+  const first = line.text[0];
+  return (
+    (next !== undefined && next.indent > line.indent) ||
+    first === '-' ||
+    first === '+' ||
+    line.text.includes('  ')
+  );
+}
+
+/** Ends like a sentence (the last character only: a regex anchored at the end scans the line). */
+function endsSentence(text: string): boolean {
+  const last = text[text.length - 1];
+  return last === '.' || last === '!' || last === '?' || last === ':';
+}
+
+/**
  * Lines with a word hyphenated across their break mended (`pre-` / `ceded by` -> `preceded` /
  * `by`), so a run read a line a unit does not keep the halves apart. Line count kept: the rest
  * of the second line stays on its line (a line left empty is dropped by the segmenter).
@@ -365,7 +393,9 @@ class TextReader {
 function mendHyphens(texts: string[]): string[] {
   const out = [...texts];
   for (let k = 0; k + 1 < out.length; k++) {
-    if (!/\p{Ll}[-\u2010\u00ad]$/u.test(out[k]) || !/^\p{Ll}/u.test(out[k + 1])) continue;
+    const last = out[k][out[k].length - 1];
+    if (last !== '-' && last !== '\u2010' && last !== '\u00ad') continue;
+    if (!/\p{Ll}/u.test(out[k].slice(-2, -1)) || !/^\p{Ll}/u.test(out[k + 1])) continue;
     const [head, ...rest] = out[k + 1].split(' ');
     out[k] = out[k].slice(0, -1) + head;
     out[k + 1] = rest.join(' ');
