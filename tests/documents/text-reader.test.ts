@@ -281,6 +281,14 @@ describe('the text reader', () => {
     ]);
   });
 
+  it('reads a term whose description runs over 50,000 lines as one entry (joined in linear time)', () => {
+    const lines = ['term', ...Array.from({ length: 50_000 }, (_, i) => `    description line ${i}`)];
+    const [entry] = read(lines.join('\n')).flatMap((section) => section.blocks);
+    expect(entry.name).toBe('term');
+    expect(entry.text.startsWith('term: description line 0 description line 1 ')).toBe(true);
+    expect(entry.text.endsWith('description line 49999')).toBe(true);
+  });
+
   it('does not mistake justified prose for a table', () => {
     const [section] = read(
       'This  is the default behaviour. The --no-verbatim option op\u2010\ntion  is provided to restore it after the other.\n',

@@ -119,13 +119,16 @@ export function isProseLike(lines: readonly SourceLine[]): boolean {
 
 /** Joins hard-wrapped lines into one; a word hyphenated across a line end is mended. */
 export function joinLines(texts: readonly string[]): string {
-  let out = '';
+  // Parts joined once at the end: testing or slicing a string built up by `+=` flattens it
+  // each time, quadratic over a long entry.
+  const parts: string[] = [];
   for (const raw of texts) {
     const text = raw.replace(/\s+/g, ' ').trim();
     if (text === '') continue;
-    if (out === '') out = text;
-    else if (/\p{Ll}[-\u2010\u00ad]$/u.test(out) && /^\p{Ll}/u.test(text)) out = out.slice(0, -1) + text;
-    else out += ` ${text}`;
+    const last = parts.length - 1;
+    if (last >= 0 && /\p{Ll}[-\u2010\u00ad]$/u.test(parts[last]) && /^\p{Ll}/u.test(text)) {
+      parts[last] = parts[last].slice(0, -1) + text;
+    } else parts.push(text);
   }
-  return out;
+  return parts.join(' ');
 }

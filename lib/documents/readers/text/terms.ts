@@ -45,7 +45,10 @@ export function termAt(lines: readonly SourceLine[], i: number): TermEntry | und
     // Lines less indented than the first, yet under the term, still describe it: a synopsis set
     // deeper than the text that follows it (`break` / `      break [n]` / `   Exit from ...`).
     const description = descriptionLines(lines, i + 1, Math.min(next.indent, line.indent + 2));
-    const descriptionIndent = Math.min(...description.map((_, k) => lines[i + 1 + k].indent));
+    let descriptionIndent = next.indent;
+    for (let k = 1; k < description.length; k++) {
+      descriptionIndent = Math.min(descriptionIndent, lines[i + 1 + k].indent);
+    }
     return { name: line.text, description, descriptionIndent, lines: 1 + description.length };
   }
   const spaced = lines[i + 2];
