@@ -181,7 +181,9 @@ function layOut(
   lineGap: number,
 ): string {
   if (lines.length === 0) return '';
-  const left = Math.min(...lines.map((line) => line.x));
+  // In a loop: spreading a page of very many lines into Math.min overflows the stack.
+  let left = Number.POSITIVE_INFINITY;
+  for (const line of lines) if (line.x < left) left = line.x;
   const columnOf = (x: number) => Math.round((x - left) / (bodySize * 0.5));
   const out: string[] = [];
   lines.forEach((line, index) => {

@@ -160,7 +160,7 @@ describe('the text reader', () => {
 
   it('keeps an indented example whole, as code, after the sentence that announces it', () => {
     const blocks = blocksUnder(read(FAQ), 'How do I install Example?');
-    expect(blocks.map((block) => block.kind)).toEqual(['paragraph', 'code']);
+    expect(blocks.map((block) => block.kind)).toEqual(['line', 'code']);
     expect(blocks[0].text).toMatch(/execute the following command:$/);
     expect(blocks[1].text).toBe('sudo apt install example');
   });
@@ -287,6 +287,14 @@ describe('the text reader', () => {
     expect(entry.name).toBe('term');
     expect(entry.text.startsWith('term: description line 0 description line 1 ')).toBe(true);
     expect(entry.text.endsWith('description line 49999')).toBe(true);
+  });
+
+  it('reads a paragraph and an example of 300,000 lines each without overflowing the stack', () => {
+    const prose = Array.from({ length: 300_000 }, (_, i) => `this is line ${i} of a long paragraph`);
+    expect(read(prose.join('\n')).flatMap((section) => section.blocks).length).toBeGreaterThan(0);
+    const example = ['Example:', '', ...Array.from({ length: 300_000 }, (_, i) => `    x = ${i};`)];
+    const blocks = read(example.join('\n')).flatMap((section) => section.blocks);
+    expect(blocks.map((block) => block.kind)).toEqual(['line', 'code']);
   });
 
   it('does not mistake justified prose for a table', () => {

@@ -9,6 +9,7 @@ import {
   isManFooter,
   isProseLike,
   joinLines,
+  leastIndent,
   PDF_HEADING_UNDERLINES,
   type SourceLine,
   sourceLines,
@@ -279,7 +280,7 @@ class TextReader {
       }
       run.push(line);
     }
-    const indent = Math.min(...run.map((line) => line.indent));
+    const indent = leastIndent(run);
     if (this.isCentredTitle(run)) {
       // The first centred line names the document; one more before any text ("Version 11.0"
       // under "The Debian GNU/Linux FAQ") is a subtitle, not a heading over everything.
@@ -312,7 +313,7 @@ class TextReader {
   private readCode(run: SourceLine[], from: number): number {
     const { lines } = this;
     const code = [...run];
-    const indent = Math.min(...run.map((line) => line.indent));
+    const indent = leastIndent(run);
     let j = from;
     for (;;) {
       let k = j;
@@ -332,7 +333,7 @@ class TextReader {
   private addCode(code: SourceLine[]): void {
     while (code.length > 0 && code[code.length - 1].text === '') code.pop();
     if (code.length === 0) return;
-    const indent = Math.min(...code.filter((line) => line.text !== '').map((line) => line.indent));
+    const indent = leastIndent(code.filter((line) => line.text !== ''));
     const text = code
       .map((line) =>
         line.text === '' ? '' : ' '.repeat(line.indent - indent) + line.text.replace(/\s+~$/, ''),

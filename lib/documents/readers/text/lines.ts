@@ -10,6 +10,16 @@ export interface SourceLine {
   page: number;
 }
 
+/**
+ * The least indentation of some lines (Infinity for none), in a loop: spreading a long run of
+ * lines into Math.min overflows the stack.
+ */
+export function leastIndent(lines: readonly { indent: number }[]): number {
+  let least = Number.POSITIVE_INFINITY;
+  for (const line of lines) if (line.indent < least) least = line.indent;
+  return least;
+}
+
 /** Splits a text into measured lines; a form feed starts a new page. */
 export function sourceLines(text: string): SourceLine[] {
   const raw = text.split(/\r?\n/);
