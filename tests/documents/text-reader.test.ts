@@ -160,7 +160,7 @@ describe('the text reader', () => {
 
   it('keeps an indented example whole, as code, after the sentence that announces it', () => {
     const blocks = blocksUnder(read(FAQ), 'How do I install Example?');
-    expect(blocks.map((block) => block.kind)).toEqual(['line', 'code']);
+    expect(blocks.map((block) => block.kind)).toEqual(['paragraph', 'code']);
     expect(blocks[0].text).toMatch(/execute the following command:$/);
     expect(blocks[1].text).toBe('sudo apt install example');
   });
