@@ -71,10 +71,9 @@ export async function extractPdfText(
       .filter((gap) => gap > 0),
   );
   const lineGap = median(gaps) ?? bodySize * 1.2;
-  const margins = leftMargins(lines);
   let text = '';
   lines.forEach((page, index) => {
-    const laid = layOut(page, bodySize, headingSizes, lineGap, margins[index]);
+    const laid = layOut(page, bodySize, headingSizes, lineGap);
     if (index > 0) {
       // A sentence running over the page break goes on without a blank line, so the reader
       // keeps it (and the term entry it belongs to) whole; a page that ends a sentence, or
@@ -180,9 +179,11 @@ function layOut(
   bodySize: number,
   headingSizes: readonly number[],
   lineGap: number,
-  left: number,
 ): string {
   if (lines.length === 0) return '';
+  // In a loop: spreading a page of very many lines into Math.min overflows the stack.
+  let left = Number.POSITIVE_INFINITY;
+  for (const line of lines) if (line.x < left) left = line.x;
   const columnOf = (x: number) => Math.round((x - left) / (bodySize * 0.5));
   const out: string[] = [];
   lines.forEach((line, index) => {
@@ -243,34 +244,6 @@ function piecesOf(line: PageLine): { text: string; x: number }[] {
   }
   pieces.push({ text: line.text.slice(from), x });
   return pieces.map((piece) => ({ ...piece, text: piece.text.trim() })).filter((piece) => piece.text !== '');
-}
-
-/**
- * Each page's left margin, where its indentation is measured from: the margin most pages of the
- * same side (odd or even, as a book sets them) start their lines at, unless the page has text
- * further left. A page that is all indented (the middle of a table or a term's description) is
- * then indented as it is, not read as starting at the margin.
- */
-function leftMargins(pages: readonly PageLine[][]): number[] {
-  const mins = pages.map((page) => {
-    // In a loop: spreading a page of very many lines into Math.min overflows the stack.
-    let least = page.length > 0 ? Number.POSITIVE_INFINITY : 0;
-    for (const line of page) if (line.x < least) least = line.x;
-    return least;
-  });
-  const usual = [0, 1].map((side) => {
-    const counts = new Map<number, number>();
-    mins.forEach((x, index) => {
-      if (index % 2 === side && pages[index].length > 0)
-        counts.set(Math.round(x), (counts.get(Math.round(x)) ?? 0) + 1);
-    });
-    let best: number | undefined;
-    let bestCount = 0;
-    for (const [x, count] of counts)
-      if (count > bestCount || (count === bestCount && x < (best ?? x))) [best, bestCount] = [x, count];
-    return best;
-  });
-  return mins.map((x, index) => Math.min(x, usual[index % 2] ?? x));
 }
 
 function median(values: readonly number[]): number | undefined {

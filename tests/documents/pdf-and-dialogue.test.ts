@@ -116,29 +116,6 @@ describe('PDF text extraction', () => {
     ]);
   });
 
-  it('measures indentation from the usual margin, so a page that is all indented continues its entry', async () => {
-    const bytes = tinyPdf([
-      [
-        'These options change what is printed.',
-        'quiet',
-        { text: 'Say nothing at all while the program', x: 110 },
-        { text: 'runs, not even', x: 110 },
-      ],
-      [{ text: 'the warnings it would print.', x: 110 }],
-      ['Some text at the margin of the third page.'],
-      ['More text at the margin of the fourth page.'],
-    ]);
-    const blocks = readDocument({ format: 'pdf', text: await extractPdfText(bytes) }).sections.flatMap(
-      (section) => section.blocks,
-    );
-    expect(blocks[1]).toMatchObject({
-      kind: 'list-item',
-      name: 'quiet',
-      text: 'quiet: Say nothing at all while the program runs, not even the warnings it would print.',
-      page: 1,
-    });
-  });
-
   it('mends a word hyphenated at a line end, also in lines read a unit each', async () => {
     const bytes = tinyPdf([['The locale used to translate strings pre-', 'ceded by a dollar sign.']]);
     const blocks = readDocument({ format: 'pdf', text: await extractPdfText(bytes) }).sections.flatMap(
