@@ -1,15 +1,12 @@
 import type { Block } from '../types.js';
 import { codeSpan } from './inline.js';
 import { readTextSections } from './text/index.js';
-import { SIGIL_COMMAND } from './text/terms.js';
 
 /** Code blocks that may be a program's help text rather than code. */
 const PLAIN_LANGS = new Set(['', 'text', 'txt', 'plain', 'plaintext', 'console', 'help', 'none']);
 const OPTION = /^[-+]{1,2}[\w?#@]/;
 /** Fewer option entries than this is an example command, not a listing. */
 const MIN_ENTRIES = 3;
-/** A shell's or a program's prompt before a typed command: `$ `, `sqlite> `, `mysql> `. */
-const PROMPT = /^(?:[\w.-]*[>$#%])\s+\S/;
 
 /**
  * The options a help text shown as a code block describes (`-c/--connections NUM` with its
@@ -18,18 +15,9 @@ const PROMPT = /^(?:[\w.-]*[>$#%])\s+\S/;
  */
 export function optionEntriesOf(code: string, lang: string | undefined, firstLine: number): Block[] {
   if (!PLAIN_LANGS.has((lang ?? '').toLowerCase())) return [];
-  // The command typed to print the listing (`sqlite> .help`, `$ tool --help`) is not part of it.
-  const prompted = PROMPT.test(code.slice(0, code.indexOf('\n') >>> 0));
-  const listing = prompted ? code.slice(code.indexOf('\n') + 1) : code;
-  const offset = prompted ? 1 : 0;
-  const items = readTextSections(listing)
+  const items = readTextSections(code)
     .flatMap((section) => section.blocks)
-    .filter(
-      (block) =>
-        block.kind === 'list-item' &&
-        block.name !== undefined &&
-        (OPTION.test(block.name) || SIGIL_COMMAND.test(block.name)),
-    );
+    .filter((block) => block.kind === 'list-item' && block.name !== undefined && OPTION.test(block.name));
   if (new Set(items.map((item) => item.name)).size < MIN_ENTRIES) return [];
   return items.map((item) => {
     const description = item.text.startsWith(`${item.name}: `)
@@ -39,7 +27,7 @@ export function optionEntriesOf(code: string, lang: string | undefined, firstLin
       kind: 'list-item',
       text: item.text,
       markdown: `- ${codeSpan(item.name!)}: ${description}`,
-      line: firstLine + offset + item.line,
+      line: firstLine + item.line,
       name: item.name,
     };
   });

@@ -12,22 +12,13 @@ export interface TermEntry {
 }
 
 const OPTION = /^[-+]{1,2}[\w?#@]/;
-/**
- * A command of an interactive program, named by its sigil: sqlite3's `.bail`, psql's `\\timing`,
- * an editor's `:set`. Its listing reads as an option table does.
- */
-export const SIGIL_COMMAND = /^[.:\\][a-z][\w-]*(?:\s|$)/;
 const CONSTANT = /^[A-Z][A-Z0-9_]*[A-Z0-9_]=?$/;
 const CAPABILITY = /^[a-z]{1,4}=$/;
-const TWO_COLUMNS = /^(\S+(?: \S+){0,4})\s{2,}(\S.*)$/;
+const TWO_COLUMNS = /^(\S+(?: \S+){0,2})\s{2,}(\S.*)$/;
 const OPTION_THEN_TEXT = /^([-+]{1,2}[\w][\w-]*)\s(\p{Lu}.*)$/u;
 
 function isNamed(term: string): boolean {
-  return (
-    ((OPTION.test(term) || SIGIL_COMMAND.test(term)) && term.split(/\s+/).length <= 6) ||
-    CONSTANT.test(term) ||
-    CAPABILITY.test(term)
-  );
+  return (OPTION.test(term) && term.split(/\s+/).length <= 6) || CONSTANT.test(term) || CAPABILITY.test(term);
 }
 
 /** A term alone on its line, described beneath it: short, not a sentence. */
