@@ -10,6 +10,8 @@ export interface PlacedText {
   x: number;
   y: number;
   fontSize: number;
+  /** Advance width of the run, in the page's units (0 when the extractor does not say). */
+  width?: number;
   hasEOL?: boolean;
 }
 
@@ -19,7 +21,22 @@ interface PageLine {
   x: number;
   y: number;
   fontSize: number;
+  /** Where a column starts after a wide gap: the index in `text` and the page x it is drawn at. */
+  columns: { at: number; x: number }[];
+  /** Page x where the ink of the last run ends (undefined when the extractor gave no width). */
+  inkEnd?: number;
 }
+
+/**
+ * A gap between two runs of a line wider than this share of the type size is a column gap (a term
+ * and its description, table cells), not a space between words: a space is about a third of it,
+ * and justified text stretches it to at most twice that.
+ */
+const COLUMN_GAP = 0.9;
+/** A running header or footer repeats at the top or the bottom of at least this many pages. */
+const RUNNING_LINE_PAGES = 3;
+/** Page x within this distance is the same column (rounding of the extractor's positions). */
+const SAME_X = 1.5;
 
 /**
  * The text of a PDF, pages separated by a form feed on a line of its own, laid out for the text
@@ -36,7 +53,7 @@ export async function extractPdfText(
 ): Promise<string> {
   await checkInflatedSize(bytes, limits.maxInflatedBytes);
   const pages = await placedTextOf(bytes, limits);
-  const lines = pages.map(linesOf);
+  const lines = withoutRunningLines(pages.map(linesOf));
   const bodySize = commonFontSize(lines.flat());
   const headingSizes = [
     ...new Set(
@@ -46,7 +63,27 @@ export async function extractPdfText(
         .map(sizeOf),
     ),
   ].sort((a, b) => b - a);
-  const text = lines.map((page) => layOut(page, bodySize, headingSizes)).join('\n\f\n');
+  // The line spacing of the whole document: a page with a few lines says little about it.
+  const gaps = lines.flatMap((page) =>
+    page
+      .slice(1)
+      .map((line, index) => page[index].y - line.y)
+      .filter((gap) => gap > 0),
+  );
+  const lineGap = median(gaps) ?? bodySize * 1.2;
+  let text = '';
+  lines.forEach((page, index) => {
+    const laid = layOut(page, bodySize, headingSizes, lineGap);
+    if (index > 0) {
+      // A sentence running over the page break goes on without a blank line, so the reader
+      // keeps it (and the term entry it belongs to) whole; a page that ends a sentence, or
+      // starts with a heading, is a break as before.
+      const last = lines[index - 1].at(-1);
+      const ends = !last || /[.!?:]["'”’)]?$/.test(last.text.trim()) || laid.startsWith('\n');
+      text += ends ? '\n\f\n' : '\n\f';
+    }
+    text += laid;
+  });
   if (text.replace(/\f/g, '').trim() === '') throw new ReadRefused({ limit: 'no_text' });
   return text.replace(/^\n+/, '');
 }
@@ -58,10 +95,20 @@ function linesOf(items: readonly PlacedText[]): PageLine[] {
     const sameLine = current && Math.abs(current.y - item.y) <= Math.max(2, item.fontSize * 0.3);
     if (!current || !sameLine) {
       if (current && current.text.trim() !== '') lines.push(current);
-      current = { text: '', x: item.x, y: item.y, fontSize: item.fontSize };
+      current = { text: '', x: item.x, y: item.y, fontSize: item.fontSize, columns: [] };
+    }
+    const ink = item.str.trim() !== '';
+    if (ink && current.text.trim() !== '' && current.inkEnd !== undefined) {
+      if (item.x - current.inkEnd > item.fontSize * COLUMN_GAP) {
+        current.text = current.text.replace(/\s+$/, '');
+        current.columns.push({ at: current.text.length, x: item.x });
+      }
     }
     current.text += item.str;
-    if (item.str.trim() !== '') current.fontSize = Math.max(current.fontSize, item.fontSize);
+    if (ink) {
+      current.fontSize = Math.max(current.fontSize, item.fontSize);
+      current.inkEnd = item.width ? item.x + item.width : undefined;
+    }
     if (item.hasEOL) {
       if (current.text.trim() !== '') lines.push(current);
       current = undefined;
@@ -69,6 +116,37 @@ function linesOf(items: readonly PlacedText[]): PageLine[] {
   }
   if (current && current.text.trim() !== '') lines.push(current);
   return lines;
+}
+
+/**
+ * Pages without their running headers and footers ("Chapter 4: Shell Builtin Commands 49", a
+ * page number alone): a first or last line of a page that, its numbers aside, is the first or
+ * last line of several pages. They are furniture, and between two pages they would cut the
+ * sentence running over the break.
+ */
+function withoutRunningLines(pages: PageLine[][]): PageLine[][] {
+  const keyOf = (line: PageLine) =>
+    line.text
+      .toLowerCase()
+      .replace(/\b[ivxlc]+\b|\d+/g, '#')
+      .replace(/\s+/g, ' ')
+      .trim();
+  const counts = new Map<string, number>();
+  const edges = (page: PageLine[]) => [
+    ...new Set([page[0], page.at(-1)].filter((line) => line !== undefined)),
+  ];
+  for (const page of pages) {
+    for (const key of new Set(edges(page).map(keyOf))) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const running = (line: PageLine | undefined) =>
+    line !== undefined && (counts.get(keyOf(line)) ?? 0) >= RUNNING_LINE_PAGES;
+  return pages.map((page) => {
+    let start = 0;
+    let end = page.length;
+    if (running(page[0])) start++;
+    if (end > start && running(page[end - 1])) end--;
+    return start === 0 && end === page.length ? page : page.slice(start, end);
+  });
 }
 
 function sizeOf(line: PageLine): number {
@@ -96,29 +174,76 @@ function commonFontSize(lines: readonly PageLine[]): number {
   return best || 12;
 }
 
-function layOut(lines: readonly PageLine[], bodySize: number, headingSizes: readonly number[]): string {
+function layOut(
+  lines: readonly PageLine[],
+  bodySize: number,
+  headingSizes: readonly number[],
+  lineGap: number,
+): string {
   if (lines.length === 0) return '';
-  const left = Math.min(...lines.map((line) => line.x));
-  const gaps = lines
-    .slice(1)
-    .map((line, index) => lines[index].y - line.y)
-    .filter((gap) => gap > 0);
-  const lineGap = median(gaps) ?? bodySize * 1.2;
+  // In a loop: spreading a page of very many lines into Math.min overflows the stack.
+  let left = Number.POSITIVE_INFINITY;
+  for (const line of lines) if (line.x < left) left = line.x;
+  const columnOf = (x: number) => Math.round((x - left) / (bodySize * 0.5));
   const out: string[] = [];
   lines.forEach((line, index) => {
-    const text = line.text.replace(/\s+$/, '');
     const gap = index > 0 ? lines[index - 1].y - line.y : 0;
     if (isHeading(line, bodySize)) {
       const rank = Math.min(headingSizes.indexOf(sizeOf(line)), PDF_HEADING_UNDERLINES.length - 1);
-      const title = text.trim();
+      const title = line.text.trim();
       out.push('', title, PDF_HEADING_UNDERLINES[rank].repeat(Math.max(3, title.length)), '');
       return;
     }
     if (index > 0 && (gap > lineGap * 1.4 || gap < 0)) out.push('');
-    const indent = Math.round((line.x - left) / (bodySize * 0.5));
-    out.push(`${indent >= 2 ? ' '.repeat(Math.min(indent, 40)) : ''}${text.trimStart()}`);
+    const indent = (x: number) => {
+      const columns = columnOf(x);
+      return columns >= 2 ? ' '.repeat(Math.min(columns, 40)) : '';
+    };
+    const pieces = piecesOf(line);
+    const next = lines[index + 1];
+    if (
+      pieces.length > 1 &&
+      next !== undefined &&
+      !isHeading(next, bodySize) &&
+      next.x > line.x + SAME_X &&
+      Math.abs(next.x - pieces[1].x) <= SAME_X &&
+      pieces[0].text.split(/\s+/).length <= 6
+    ) {
+      // A term and its description set beside it, the description's later lines indented to
+      // where it starts (a hanging indent: `BASHOPTS  A colon-separated list ...` / `  argument
+      // for ...`): the term on a line of its own, the description beneath it, as a term list is
+      // written in text.
+      out.push(`${indent(line.x)}${pieces[0].text}`);
+      out.push(
+        `${indent(pieces[1].x)}${pieces
+          .slice(1)
+          .map((piece) => piece.text)
+          .join('  ')}`,
+      );
+      return;
+    }
+    // Cells of a row keep their columns (two spaces at least), so a table reads as rows.
+    let text = `${indent(line.x)}${pieces[0].text}`;
+    for (const piece of pieces.slice(1)) {
+      text += `${' '.repeat(Math.max(2, Math.min(columnOf(piece.x), 120) - text.length))}${piece.text}`;
+    }
+    out.push(text);
   });
   return out.join('\n').replace(/\n{3,}/g, '\n\n');
+}
+
+/** A line's text cut at its column gaps, each piece with the page x it starts at. */
+function piecesOf(line: PageLine): { text: string; x: number }[] {
+  const pieces: { text: string; x: number }[] = [];
+  let from = 0;
+  let x = line.x;
+  for (const column of line.columns) {
+    pieces.push({ text: line.text.slice(from, column.at), x });
+    from = column.at;
+    x = column.x;
+  }
+  pieces.push({ text: line.text.slice(from), x });
+  return pieces.map((piece) => ({ ...piece, text: piece.text.trim() })).filter((piece) => piece.text !== '');
 }
 
 function median(values: readonly number[]): number | undefined {

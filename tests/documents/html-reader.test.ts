@@ -81,6 +81,42 @@ describe('the HTML reader', () => {
     });
   });
 
+  it('names a definition by all the terms above it, and keeps the space between inline elements', () => {
+    const page = readDocument({
+      format: 'html',
+      text:
+        '<body><h2>Options</h2><dl><dt><code>-k</code></dt><dt><code>--keep</code>, <code>--no-keep</code></dt>' +
+        '<dd>Keep the input files.</dd><dt>-q</dt><dd>Be quiet.</dd></dl>' +
+        '<p><b>PRAGMA </b><i>schema.</i><b>auto_vacuum;</b></p></body>',
+    });
+    const [keep, quiet, syntax] = page.sections[0].blocks;
+    expect(keep).toMatchObject({
+      name: '-k, --keep, --no-keep',
+      text: '-k, --keep, --no-keep: Keep the input files.',
+      markdown: '- `-k`, `--keep`, `--no-keep`: Keep the input files.',
+    });
+    expect(quiet).toMatchObject({ name: '-q', text: '-q: Be quiet.' });
+    expect(syntax).toMatchObject({
+      text: 'PRAGMA schema.auto_vacuum;',
+      markdown: '**PRAGMA** _schema._**auto_vacuum;**',
+    });
+  });
+
+  it('reads an unnumbered <h> as a block of its own, even inside the paragraph a missing </p> leaves open', () => {
+    const page = readDocument({
+      format: 'html',
+      text:
+        '<body><h2>List of settings</h2><p>See also the user_version setting.\n' +
+        '<a name="auto_vacuum"></a><h _id=auto_vacuum style="display:none"> auto_vacuum</h><hr>' +
+        '<p>Query or set the auto-vacuum status.</p></body>',
+    });
+    expect(page.sections[0].blocks.map((block) => block.text)).toEqual([
+      'See also the user_version setting.',
+      'auto_vacuum',
+      'Query or set the auto-vacuum status.',
+    ]);
+  });
+
   it('records the source line of each block', () => {
     const lines = PAGE.split('\n');
     for (const block of blocks) expect(lines[block.line - 1]).toContain(block.text.split(/[\s:]/)[0]);

@@ -242,6 +242,61 @@ describe('the text reader', () => {
     ]);
   });
 
+  it('reads a term list whose entries mix both forms, and keeps terms that spell a heading in other case', () => {
+    const text = [
+      'Set Options',
+      '===========',
+      '',
+      'Options, if specified, have the following meanings:',
+      '',
+      '    -a',
+      '               Mark each variable for export.',
+      '',
+      '    emacs',
+      '               Use an emacs-style line editing interface.',
+      '',
+      '    hashall    Same as -h.',
+      '',
+      '    histexpand',
+      '               Same as -H.',
+      '',
+      'Index',
+      '=====',
+      '',
+      'A',
+      '=',
+      '',
+      'EMACS',
+      '    Set when the shell runs inside an editor buffer.',
+    ].join('\n');
+    const entries = blocksUnder(read(text), 'Set Options').map((block) => [block.name, block.text]);
+    expect(entries).toEqual([
+      [undefined, 'Options, if specified, have the following meanings:'],
+      // "-a" is not a contents line of the index's letter heading "A", nor "emacs" of "EMACS".
+      ['-a', '-a: Mark each variable for export.'],
+      ['emacs', 'emacs: Use an emacs-style line editing interface.'],
+      // Beside its term, in the column the neighbours' descriptions are indented to.
+      ['hashall', 'hashall: Same as -h.'],
+      ['histexpand', 'histexpand: Same as -H.'],
+    ]);
+  });
+
+  it('reads a term whose description runs over 50,000 lines as one entry (joined in linear time)', () => {
+    const lines = ['term', ...Array.from({ length: 50_000 }, (_, i) => `    description line ${i}`)];
+    const [entry] = read(lines.join('\n')).flatMap((section) => section.blocks);
+    expect(entry.name).toBe('term');
+    expect(entry.text.startsWith('term: description line 0 description line 1 ')).toBe(true);
+    expect(entry.text.endsWith('description line 49999')).toBe(true);
+  });
+
+  it('reads a paragraph and an example of 300,000 lines each without overflowing the stack', () => {
+    const prose = Array.from({ length: 300_000 }, (_, i) => `this is line ${i} of a long paragraph`);
+    expect(read(prose.join('\n')).flatMap((section) => section.blocks).length).toBeGreaterThan(0);
+    const example = ['Example:', '', ...Array.from({ length: 300_000 }, (_, i) => `    x = ${i};`)];
+    const blocks = read(example.join('\n')).flatMap((section) => section.blocks);
+    expect(blocks.map((block) => block.kind)).toEqual(['line', 'code']);
+  });
+
   it('does not mistake justified prose for a table', () => {
     const [section] = read(
       'This  is the default behaviour. The --no-verbatim option op\u2010\ntion  is provided to restore it after the other.\n',

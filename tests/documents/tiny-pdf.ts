@@ -1,5 +1,12 @@
-/** A line of a page: its text, or its text and type size (default 12); '' leaves a row empty. */
-export type PdfLine = string | { text: string; size: number };
+/**
+ * A line of a page: its text, or its text with type size (default 12) and left x (default 72), or
+ * runs drawn at their own x on the one row (a term and its description, cells of a table); ''
+ * leaves a row empty.
+ */
+export type PdfLine =
+  | string
+  | { text: string; size?: number; x?: number }
+  | { runs: readonly { text: string; x: number }[]; size?: number };
 
 /**
  * Writes a small, valid PDF by hand: one page per entry, each line of a page drawn in Helvetica
@@ -14,12 +21,13 @@ export function tinyPdf(pages: readonly (readonly PdfLine[])[]): Uint8Array {
   pages.forEach((lines, index) => {
     const pageId = pageIds[index];
     const drawn = lines
-      .map((line) => (typeof line === 'string' ? { text: line, size: 12 } : line))
-      .map((line, row) => ({ ...line, row }))
-      .filter((line) => line.text !== '')
-      .map(
-        (line) => `BT /F1 ${line.size} Tf 72 ${720 - line.row * 18} Td (${escapePdfString(line.text)}) Tj ET`,
-      )
+      .flatMap((line, row) => {
+        const y = 720 - row * 18;
+        if (typeof line === 'string') return line === '' ? [] : [{ text: line, size: 12, x: 72, y }];
+        if ('runs' in line) return line.runs.map((run) => ({ ...run, size: line.size ?? 12, y }));
+        return line.text === '' ? [] : [{ text: line.text, size: line.size ?? 12, x: line.x ?? 72, y }];
+      })
+      .map((run) => `BT /F1 ${run.size} Tf ${run.x} ${run.y} Td (${escapePdfString(run.text)}) Tj ET`)
       .join('\n');
     objects[pageId] =
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageId + 1} 0 R >>`;

@@ -35,7 +35,14 @@ export async function placedTextOf(bytes: Uint8Array, limits: ReadLimits): Promi
     for (const item of content.items) {
       if (!('str' in item)) continue;
       const [, , c, d, e, f] = item.transform as number[];
-      items.push({ str: item.str, x: e, y: f, fontSize: Math.hypot(c, d), hasEOL: item.hasEOL });
+      items.push({
+        str: item.str,
+        x: e,
+        y: f,
+        fontSize: Math.hypot(c, d),
+        width: item.width,
+        hasEOL: item.hasEOL,
+      });
       // Characters other than white space: a lower bound of what the laid-out text keeps.
       textBytes += item.str.replace(/\s+/g, '').length;
     }

@@ -142,8 +142,26 @@ function textOf(node: HtmlNode | undefined): string {
   return inline(node.children ?? []).text;
 }
 
-/** Inline content as plain text and as Markdown. */
+/** Inline content as plain text and as Markdown, whitespace collapsed. */
 function inline(nodes: readonly HtmlNode[]): { text: string; markdown: string } {
+  const raw = inlineRaw(nodes);
+  return { text: collapse(raw.text), markdown: collapse(raw.markdown) };
+}
+
+/** The white space an element's content starts and ends with, kept outside its Markdown marks. */
+function wrap(inner: string, mark: (trimmed: string) => string): string {
+  const trimmed = inner.trim();
+  if (trimmed === '') return inner;
+  const lead = /^\s/.test(inner) ? ' ' : '';
+  const trail = /\s$/.test(inner) ? ' ' : '';
+  return `${lead}${mark(trimmed)}${trail}`;
+}
+
+/**
+ * Inline content with its white space as written: `<b>PRAGMA </b><i>schema</i>` keeps the space
+ * inside the bold between the two words.
+ */
+function inlineRaw(nodes: readonly HtmlNode[]): { text: string; markdown: string } {
   let text = '';
   let markdown = '';
   for (const node of nodes) {
@@ -153,7 +171,7 @@ function inline(nodes: readonly HtmlNode[]): { text: string; markdown: string } 
       markdown += node.data ?? '';
       continue;
     }
-    const inner = inline(node.children ?? []);
+    const inner = inlineRaw(node.children ?? []);
     switch (node.name) {
       case 'br':
         text += ' ';
@@ -166,25 +184,24 @@ function inline(nodes: readonly HtmlNode[]): { text: string; markdown: string } 
       case 'samp':
       case 'tt':
         text += inner.text;
-        markdown += inner.text.trim() === '' ? inner.text : codeSpan(inner.text.trim());
+        markdown += wrap(inner.text.replace(/\s+/g, ' '), codeSpan);
         break;
       case 'strong':
       case 'b':
         text += inner.text;
-        markdown += inner.markdown.trim() === '' ? inner.markdown : `**${inner.markdown.trim()}**`;
+        markdown += wrap(inner.markdown.replace(/\s+/g, ' '), (trimmed) => `**${trimmed}**`);
         break;
       case 'em':
       case 'i':
         text += inner.text;
-        markdown += inner.markdown.trim() === '' ? inner.markdown : `_${inner.markdown.trim()}_`;
+        markdown += wrap(inner.markdown.replace(/\s+/g, ' '), (trimmed) => `_${trimmed}_`);
         break;
       case 'a': {
         const href = node.attribs?.href ?? '';
         text += inner.text;
-        markdown +=
-          /^https?:\/\//.test(href) && inner.markdown.trim() !== ''
-            ? `[${inner.markdown.trim()}](${href})`
-            : inner.markdown;
+        markdown += /^https?:\/\//.test(href)
+          ? wrap(inner.markdown.replace(/\s+/g, ' '), (trimmed) => `[${trimmed}](${href})`)
+          : inner.markdown;
         break;
       }
       default:
@@ -192,7 +209,7 @@ function inline(nodes: readonly HtmlNode[]): { text: string; markdown: string } 
         markdown += inner.markdown;
     }
   }
-  return { text: collapse(text), markdown: collapse(markdown) };
+  return { text, markdown };
 }
 
 function collapse(text: string): string {
@@ -216,7 +233,10 @@ class HtmlReader {
     };
     for (const child of node.children ?? []) {
       if (isDropped(child)) continue;
-      if (child.name && (BLOCKS.has(child.name) || child.name === 'li' || child.name === 'dt')) {
+      if (
+        child.name &&
+        (BLOCKS.has(child.name) || child.name === 'li' || child.name === 'dt' || child.name === 'h')
+      ) {
         flush();
         this.readBlock(child);
       } else run.push(child);
@@ -238,6 +258,15 @@ class HtmlReader {
   }
 
   private paragraph(nodes: readonly HtmlNode[]): void {
+    const heading = nodes.findIndex((node) => node.name === 'h');
+    if (heading >= 0) {
+      // An unclosed <p> swallows the <h> after it (the parser nests unknown elements inside):
+      // the heading still ends the paragraph before it and opens the entry after it.
+      this.paragraph(nodes.slice(0, heading));
+      this.readBlock(nodes[heading]);
+      this.paragraph(nodes.slice(heading + 1));
+      return;
+    }
     const { text, markdown } = inline(nodes);
     if (text !== '') this.builder.block({ kind: 'paragraph', text, markdown, line: this.lineOf(nodes[0]) });
   }
@@ -246,6 +275,14 @@ class HtmlReader {
     const name = node.name ?? '';
     if (/^h[1-6]$/.test(name)) {
       this.builder.heading(Number(name[1]), textOf(node));
+      return;
+    }
+    if (name === 'h') {
+      // XHTML 2's unnumbered heading, which some generated manuals put before each entry of a
+      // long page (often hidden, as a label for their search): a block of its own, so it is not
+      // read as the end of the entry before it. (Read as a heading of the entry it measured worse
+      // on the SQLite manual's pragma page: the ranking's margin between entries, see the report.)
+      this.paragraph(node.children ?? []);
       return;
     }
     switch (name) {
@@ -357,9 +394,20 @@ class HtmlReader {
 
   private definitions(node: HtmlNode): void {
     let term: { text: string; markdown: string } | undefined;
+    // Consecutive <dt>s share the <dd> after them (an option's several spellings, `-k` and
+    // `--keep`): the entry is named by all of them, not the last alone.
+    let afterTerm = false;
     for (const child of node.children ?? []) {
-      if (child.name === 'dt') term = inline(child.children ?? []);
-      else if (child.name === 'dd') {
+      if (child.name === 'dt') {
+        const next = inline(child.children ?? []);
+        if (next.text === '') continue;
+        term =
+          afterTerm && term
+            ? { text: `${term.text}, ${next.text}`, markdown: `${term.markdown}, ${next.markdown}` }
+            : next;
+        afterTerm = true;
+      } else if (child.name === 'dd') {
+        afterTerm = false;
         const { text, markdown } = inline(child.children ?? []);
         if (text === '') continue;
         this.builder.block({

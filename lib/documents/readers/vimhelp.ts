@@ -1,5 +1,6 @@
 import { SectionBuilder } from '../section-builder.js';
 import type { Block, Section } from '../types.js';
+import { leastIndent } from './text/lines.js';
 
 /**
  * Reads Vim's help format (`:help help-writing`), the format of Vim's user and reference manuals:
@@ -296,7 +297,7 @@ class VimHelpReader {
     while (body.length > 0 && body[0].text === '') body.shift();
     const first = body.find((line) => line.text !== '');
     if (first) {
-      const shared = Math.min(...body.filter((line) => line.text !== '').map((line) => line.indent));
+      const shared = leastIndent(body.filter((line) => line.text !== ''));
       const code = body.map((line) => dedent(line.raw, shared)).join('\n');
       this.add({ kind: 'code', text: code, line: first.number });
     }
@@ -317,7 +318,7 @@ class VimHelpReader {
   /** An indented screen picture or diagram: kept whole, as code, with its layout. */
   private readPicture(start: number): number {
     const run = this.indentedRun(start);
-    const shared = Math.min(...run.map((line) => line.indent));
+    const shared = leastIndent(run);
     this.add({
       kind: 'code',
       text: run.map((line) => dedent(line.raw, shared)).join('\n'),

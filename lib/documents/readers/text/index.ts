@@ -9,6 +9,7 @@ import {
   isManFooter,
   isProseLike,
   joinLines,
+  leastIndent,
   PDF_HEADING_UNDERLINES,
   type SourceLine,
   sourceLines,
@@ -43,7 +44,8 @@ interface OpenTerm {
 
 class TextReader {
   private readonly builder = new SectionBuilder();
-  private readonly headingKeys = new Set<string>();
+  /** Each heading's key and the line it was found on. */
+  private readonly headingKeys = new Map<string, number>();
   private manTitle: string | undefined;
   private bodyIndent: number | undefined;
   private readonly underlineStyles: string[] = [];
@@ -82,7 +84,10 @@ class TextReader {
       const line = this.lines[i];
       if (line.text === '' || line.text.length > 120) continue;
       const heading = headingAt(this.lines, i, context);
-      if (heading && heading.kind !== 'man-title') this.headingKeys.add(headingKey(heading.text));
+      if (heading && heading.kind !== 'man-title') {
+        const key = headingKey(heading.text, true);
+        if (!this.headingKeys.has(key)) this.headingKeys.set(key, line.number);
+      }
     }
   }
 
@@ -184,8 +189,13 @@ class TextReader {
   /** A line of a table of contents: it repeats a heading of the document. */
   private isContentsLine(line: SourceLine): boolean {
     if (this.headingKeys.size === 0 || line.text.length > 120) return false;
-    const key = headingKey(line.text);
-    return key !== '' && this.headingKeys.has(key);
+    const key = headingKey(line.text, true);
+    // A key of a letter or two is no evidence: an index's letter headings ("A", "B") would
+    // otherwise drop every option they spell ("-a", "-b").
+    // A line is not a contents entry of the heading it is itself (one the first pass read as a
+    // heading, out of context, and this pass reads as a term).
+    const at = this.headingKeys.get(key);
+    return key.length >= 3 && at !== undefined && at !== line.number;
   }
 
   /** A bulleted or numbered item with its wrapped lines. */
@@ -258,9 +268,19 @@ class TextReader {
       if (line.text === '' || BULLET.test(line.text) || isFurniture(line.text)) break;
       if (lines[j + 1] && UNDERLINE.test(lines[j + 1].text) && !UNDERLINE.test(line.text)) break;
       if (line.indent > run[0].indent + 1 && !isProseLike([line])) break;
+      // A term entry right after a sentence ends (a term list set without space above it):
+      // the term and its indented description are an entry, not more of the paragraph.
+      if (
+        line.indent <= run[0].indent &&
+        endsSentence(run[run.length - 1].text) &&
+        mayStartTerm(line, lines[j + 1]) &&
+        termAt(lines, j)
+      ) {
+        break;
+      }
       run.push(line);
     }
-    const indent = Math.min(...run.map((line) => line.indent));
+    const indent = leastIndent(run);
     if (this.isCentredTitle(run)) {
       // The first centred line names the document; one more before any text ("Version 11.0"
       // under "The Debian GNU/Linux FAQ") is a subtitle, not a heading over everything.
@@ -293,7 +313,7 @@ class TextReader {
   private readCode(run: SourceLine[], from: number): number {
     const { lines } = this;
     const code = [...run];
-    const indent = Math.min(...run.map((line) => line.indent));
+    const indent = leastIndent(run);
     let j = from;
     for (;;) {
       let k = j;
@@ -313,7 +333,7 @@ class TextReader {
   private addCode(code: SourceLine[]): void {
     while (code.length > 0 && code[code.length - 1].text === '') code.pop();
     if (code.length === 0) return;
-    const indent = Math.min(...code.filter((line) => line.text !== '').map((line) => line.indent));
+    const indent = leastIndent(code.filter((line) => line.text !== ''));
     const text = code
       .map((line) =>
         line.text === '' ? '' : ' '.repeat(line.indent - indent) + line.text.replace(/\s+~$/, ''),
@@ -331,7 +351,7 @@ class TextReader {
       run[run.length - 1] = { ...last, text: last.text.replace(/\s*>$/, '') };
     }
     const term = this.openTerms[this.openTerms.length - 1];
-    const units = segmentText(run.map((line) => line.text).join('\n'));
+    const units = segmentText(mendHyphens(run.map((line) => line.text)).join('\n'));
     for (const unit of units) {
       const text = unit.text.replace(/\s{2,}/g, ' ');
       const line = run[unit.line - 1].number;
@@ -343,6 +363,45 @@ class TextReader {
     }
     this.announced = /:$/.test(run[run.length - 1].text) || this.exampleMarked;
   }
+}
+
+/**
+ * Cheap test before `termAt`, which a text of a sentence a line would otherwise run on every
+ * line: a term has its description indented under it, or beside it past a column gap, or is an
+ * option (stacked forms).
+ */
+function mayStartTerm(line: SourceLine, next: SourceLine | undefined): boolean {
+  const first = line.text[0];
+  return (
+    (next !== undefined && next.indent > line.indent) ||
+    first === '-' ||
+    first === '+' ||
+    line.text.includes('  ')
+  );
+}
+
+/** Ends like a sentence (the last character only: a regex anchored at the end scans the line). */
+function endsSentence(text: string): boolean {
+  const last = text[text.length - 1];
+  return last === '.' || last === '!' || last === '?' || last === ':';
+}
+
+/**
+ * Lines with a word hyphenated across their break mended (`pre-` / `ceded by` -> `preceded` /
+ * `by`), so a run read a line a unit does not keep the halves apart. Line count kept: the rest
+ * of the second line stays on its line (a line left empty is dropped by the segmenter).
+ */
+function mendHyphens(texts: string[]): string[] {
+  const out = [...texts];
+  for (let k = 0; k + 1 < out.length; k++) {
+    const last = out[k][out[k].length - 1];
+    if (last !== '-' && last !== '\u2010' && last !== '\u00ad') continue;
+    if (!/\p{Ll}/u.test(out[k].slice(-2, -1)) || !/^\p{Ll}/u.test(out[k + 1])) continue;
+    const [head, ...rest] = out[k + 1].split(' ');
+    out[k] = out[k].slice(0, -1) + head;
+    out[k + 1] = rest.join(' ');
+  }
+  return out;
 }
 
 /** A list item short enough to name what the paragraphs under it explain: not a sentence. */

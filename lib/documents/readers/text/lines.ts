@@ -10,6 +10,16 @@ export interface SourceLine {
   page: number;
 }
 
+/**
+ * The least indentation of some lines (Infinity for none), in a loop: spreading a long run of
+ * lines into Math.min overflows the stack.
+ */
+export function leastIndent(lines: readonly { indent: number }[]): number {
+  let least = Number.POSITIVE_INFINITY;
+  for (const line of lines) if (line.indent < least) least = line.indent;
+  return least;
+}
+
 /** Splits a text into measured lines; a form feed starts a new page. */
 export function sourceLines(text: string): SourceLine[] {
   const raw = text.split(/\r?\n/);
@@ -85,15 +95,17 @@ export function isFurniture(text: string): boolean {
   );
 }
 
-/** A heading's text made comparable: no numbering, case, punctuation or page numbers. */
-export function headingKey(text: string): string {
-  return text
+/**
+ * A heading's text made comparable: no numbering, punctuation or page numbers, and no case
+ * unless `keepCase` (a contents line repeats its heading's case: "EMACS" the variable's heading
+ * is not listed by "emacs" the option).
+ */
+export function headingKey(text: string, keepCase = false): string {
+  const bare = text
     .replace(BULLET, '')
     .replace(/^(?:section\s+)?\d+(?:\.\d+)*\.?\s+/i, '')
-    .replace(/(?:\.\s?){2,}\s*\d*$/, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+    .replace(/(?:\.\s?){2,}\s*\d*$/, '');
+  return (keepCase ? bare : bare.toLowerCase()).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
 const WORD = /^["'“‘(]?\p{L}[\p{L}'’-]*[,.;:!?)"”’]*$/u;
@@ -117,13 +129,16 @@ export function isProseLike(lines: readonly SourceLine[]): boolean {
 
 /** Joins hard-wrapped lines into one; a word hyphenated across a line end is mended. */
 export function joinLines(texts: readonly string[]): string {
-  let out = '';
+  // Parts joined once at the end: testing or slicing a string built up by `+=` flattens it
+  // each time, quadratic over a long entry.
+  const parts: string[] = [];
   for (const raw of texts) {
     const text = raw.replace(/\s+/g, ' ').trim();
     if (text === '') continue;
-    if (out === '') out = text;
-    else if (/\p{Ll}[-\u2010\u00ad]$/u.test(out) && /^\p{Ll}/u.test(text)) out = out.slice(0, -1) + text;
-    else out += ` ${text}`;
+    const last = parts.length - 1;
+    if (last >= 0 && /\p{Ll}[-\u2010\u00ad]$/u.test(parts[last]) && /^\p{Ll}/u.test(text)) {
+      parts[last] = parts[last].slice(0, -1) + text;
+    } else parts.push(text);
   }
-  return out;
+  return parts.join(' ');
 }

@@ -42,8 +42,14 @@ export function termAt(lines: readonly SourceLine[], i: number): TermEntry | und
   const next = lines[i + 1];
   const hasBody = next !== undefined && next.text !== '';
   if (hasBody && next.indent >= line.indent + 2 && isHangingTerm(line.text)) {
-    const description = descriptionLines(lines, i + 1, next.indent);
-    return { name: line.text, description, descriptionIndent: next.indent, lines: 1 + description.length };
+    // Lines less indented than the first, yet under the term, still describe it: a synopsis set
+    // deeper than the text that follows it (`break` / `      break [n]` / `   Exit from ...`).
+    const description = descriptionLines(lines, i + 1, Math.min(next.indent, line.indent + 2));
+    let descriptionIndent = next.indent;
+    for (let k = 1; k < description.length; k++) {
+      descriptionIndent = Math.min(descriptionIndent, lines[i + 1 + k].indent);
+    }
+    return { name: line.text, description, descriptionIndent, lines: 1 + description.length };
   }
   const spaced = lines[i + 2];
   if (
@@ -93,9 +99,12 @@ function inTable(lines: readonly SourceLine[], i: number, term: string, column: 
   if (/\s/.test(term) || term.length > 12 || column - lines[i].indent - term.length < 3) return false;
   for (const j of [i - 1, i + 1, i - 2, i + 2]) {
     const neighbour = lines[j];
-    if (!neighbour || neighbour.indent !== lines[i].indent) continue;
+    if (!neighbour || neighbour.text === '') continue;
     if (Math.abs(j - i) === 2 && lines[(i + j) / 2].text !== '') continue;
-    if (descriptionColumn(neighbour) === column) return true;
+    // A neighbour entry's description: beside its term in the same column, or beneath it
+    // indented to the column (a list mixing both forms, as a PDF's term list sets them).
+    if (neighbour.indent === lines[i].indent && descriptionColumn(neighbour) === column) return true;
+    if (neighbour.indent > lines[i].indent && Math.abs(neighbour.indent - column) <= 1) return true;
   }
   return false;
 }
