@@ -64,14 +64,25 @@ function unitsOfBlock(block: { line: number; text: string }[]): TextUnit[] {
     }
     paragraph = [];
   };
-  for (const entry of block) {
-    if (STANDS_ALONE.test(entry.text)) {
+  block.forEach((entry, i) => {
+    if (standsAlone(entry.text, block[i - 1]?.text)) {
       flush();
       units.push(lineUnit(entry.line, entry.text));
     } else paragraph.push(entry);
-  }
+  });
   flush();
   return units;
+}
+
+/**
+ * Whether a line is a unit of its own inside prose (a list item, a heading, a table row). A
+ * number that starts a line in the middle of a sentence ("returns a status of" / "127. If ...")
+ * is the sentence's word wrapped to the next line, not a list's number: an item starts after a
+ * sentence ends or a lead-in's colon.
+ */
+function standsAlone(text: string, previous: string | undefined): boolean {
+  if (!STANDS_ALONE.test(text)) return false;
+  return !(previous !== undefined && /^\d/.test(text) && /[\p{L},]$/u.test(previous));
 }
 
 function isWrapped(block: { text: string }[]): boolean {
@@ -79,7 +90,7 @@ function isWrapped(block: { text: string }[]): boolean {
   let runOn = 0;
   let counted = 0;
   for (let i = 0; i < block.length - 1; i++) {
-    if (STANDS_ALONE.test(block[i].text)) continue;
+    if (standsAlone(block[i].text, block[i - 1]?.text)) continue;
     counted++;
     if (!ENDS_UNIT.test(block[i].text)) runOn++;
   }

@@ -50,6 +50,16 @@ you saw happen instead of what you expected.
 `;
 
 describe('the text reader', () => {
+  it('keeps a number wrapped to the start of a line mid-sentence in its paragraph (a PDF manual\'s "status of" / "127.")', () => {
+    const sections = read(
+      'Exit Status\n===========\n\n   If a command is not found, the child process created to execute it returns a status of\n127. If a command is found but is not executable, the return status is 126.\n',
+    );
+    const texts = sections.flatMap((section) => section.blocks.map((block) => block.text));
+    expect(texts).toContain(
+      'If a command is not found, the child process created to execute it returns a status of 127. If a command is found but is not executable, the return status is 126.',
+    );
+  });
+
   it('reads an FAQ: numbered, underlined headings, each entry with its own answer', () => {
     const sections = read(FAQ);
     const answer = blocksUnder(sections, 'How do I report a bug in Example?');

@@ -62,6 +62,17 @@ describe('segmentText', () => {
       '- another item',
     ]);
   });
+
+  it('keeps a number wrapped to the start of a line mid-sentence in its sentence, not as a list item', () => {
+    const units = segmentText(
+      'If a command is not found, the child process returns a status of\n127. If it is found but is not\nexecutable, the status is 126. Steps:\n1. install it\n2. run it',
+    );
+    expect(units.map((unit) => unit.text)).toEqual([
+      'If a command is not found, the child process returns a status of 127. If it is found but is not executable, the status is 126. Steps:',
+      '1. install it',
+      '2. run it',
+    ]);
+  });
 });
 
 describe('splitSentences', () => {
