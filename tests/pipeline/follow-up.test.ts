@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { replyTo } from '../../lib/pipeline/index.js';
+import { evidenceBudgets } from '../../lib/pipeline/types.js';
+import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
+import { replyBudgets } from '../../lib/reply/index.js';
+import type { Turn } from '../../lib/sessions/index.js';
+import { embeddedServices } from '../support/services.js';
+
+/** A small manual written as server documentation is: settings with their defaults, how-tos. */
+const MANUAL = `# tidewater
+
+## Timeouts
+
+### Connect timeout
+
+The connect timeout is how long the client waits for a connection. The default connect timeout is 5 seconds.
+
+### Idle timeout
+
+The idle timeout closes a connection nobody has used. The default idle timeout is 90 seconds.
+
+## Columns
+
+### Renaming a column
+
+To rename a column, run ALTER TABLE with RENAME COLUMN and the new name.
+
+### Dropping a column
+
+To remove a column, run ALTER TABLE with DROP COLUMN. The column's data is purged from the table.
+`;
+
+/** A conversation whose replies each quote a passage (the focus takes only those). */
+function historyOf(...questions: string[]): Turn[] {
+  return questions.flatMap((question) => [
+    { role: 'user' as const, content: question },
+    { role: 'assistant' as const, content: 'The manual says so. [1]' },
+  ]);
+}
+
+describe('"what about X?" and "and X?": the earlier question with X in its place', () => {
+  it('puts a noun phrase in place of the earlier one with the same head noun, keeping "default"', () => {
+    const read = resolveFollowUp(
+      'What about the idle timeout?',
+      historyOf('What is the default connect timeout?'),
+    );
+    expect(read.kind).toBe('ellipsis');
+    expect(read.question).toBe('What is the default idle timeout?');
+    expect(read.carried).toBe('');
+  });
+
+  it('puts a noun phrase in place of the object of "how do I <verb>", keeping the verb', () => {
+    const read = resolveFollowUp(
+      'What about triggers?',
+      historyOf('How do I enable foreign key constraints?'),
+    );
+    expect(read.question).toBe('How do I enable triggers?');
+    // A determiner of X replaces the earlier one, and "what page size" takes "cache size" after "what".
+    expect(
+      resolveFollowUp('And what about the pipelines?', historyOf('How do I stop a script?')).question,
+    ).toBe('How do I stop the pipelines?');
+    expect(
+      resolveFollowUp('What about the cache size?', historyOf('What page size does a new database get?'))
+        .question,
+    ).toBe('What cache size does a new database get?');
+  });
+
+  it('reads a gerund as a new action on the earlier object: "how do I" with its verb, the object carried', () => {
+    const read = resolveFollowUp('And what about removing one?', historyOf('How do I rename a column?'));
+    expect(read.kind).toBe('ellipsis');
+    expect(read.question).toMatch(/^How do I remov(?:e|ing) one\?$/);
+    expect(read.carried).toBe('column');
+  });
+
+  it('puts a prepositional phrase in place of the earlier one with the same preposition', () => {
+    const read = resolveFollowUp('And on Windows?', historyOf('How do I install the client on Linux?'));
+    expect(read.question).toBe('How do I install the client on Windows?');
+    // An adjunct of a new kind is searched as the message's words, the earlier question carried.
+    const added = resolveFollowUp('And with a time limit?', historyOf('Which builtin reads a line?'));
+    expect(added.question).toBe('With a time limit?');
+    expect(added.carried).toBe('Which builtin reads a line?');
+  });
+
+  it('takes a name with its number as one name ("Debian 9" -> "Debian 10")', () => {
+    const read = resolveFollowUp('And Debian 10?', historyOf('What was the codename of Debian 9?'));
+    expect(read.question).toBe('What was the codename of Debian 10?');
+  });
+
+  it('leaves a question that stands on its own alone', () => {
+    const read = resolveFollowUp('How do I drop a column?', historyOf('How do I rename a column?'));
+    expect(read.kind).toBe('none');
+    expect(read.question).toBe('How do I drop a column?');
+  });
+});
+
+describe('follow-ups answered through the pipeline, on a small manual', () => {
+  const ask = async () => {
+    const services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'tidewater.md', text: MANUAL });
+    const knowledge = await services.model.knowledge();
+    const history: Turn[] = [];
+    return (message: string) => {
+      const reply = replyTo(knowledge, {
+        message,
+        history,
+        evidence: evidenceBudgets.expert,
+        chitChat: replyBudgets.instant,
+        maxTokens: 80,
+        random: () => 0.5,
+      });
+      history.push({ role: 'user', content: message }, { role: 'assistant', content: reply.text });
+      return reply;
+    };
+  };
+
+  it('answers "what about the idle timeout?" with the idle timeout\'s default', async () => {
+    const chat = await ask();
+    expect(chat('What is the default connect timeout?').text).toMatch(/5 seconds/);
+    const next = chat('What about the idle timeout?');
+    expect(next.text).toMatch(/90 seconds/);
+    expect(next.readAs).toBe('What is the default idle timeout?');
+  });
+
+  it('answers "and what about removing one?" with how to remove a column', async () => {
+    const chat = await ask();
+    expect(chat('How do I rename a column?').text).toMatch(/RENAME COLUMN/);
+    const next = chat('And what about removing one?');
+    expect(next.text).toMatch(/DROP COLUMN/);
+    expect(next.leansOn).toBe(1);
+  });
+});
