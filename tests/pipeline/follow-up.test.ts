@@ -86,6 +86,36 @@ describe('"what about X?" and "and X?": the earlier question with X in its place
     expect(read.question).toBe('What was the codename of Debian 10?');
   });
 
+  it('reads "one" after "which" or a comparative as the noun the earlier "which X" question asked about', () => {
+    const read = resolveFollowUp(
+      'And which one runs last?',
+      historyOf('Which hook runs first for each request?'),
+    );
+    expect(read.question).toBe('Which hook runs last?');
+    expect(
+      resolveFollowUp('Is there a faster one?', historyOf('Which command checks the file?')).question,
+    ).toBe('Is there a faster command?');
+  });
+
+  it('keeps a question the documents did not answer in focus, but not small talk', () => {
+    const history: Turn[] = [
+      { role: 'user', content: 'How do I test my routes without a server?' },
+      { role: 'assistant', content: "Sorry, I can't answer that." },
+      { role: 'user', content: 'thanks!' },
+      { role: 'assistant', content: "You're welcome!" },
+    ];
+    const read = resolveFollowUp('Which library does it use for that?', history);
+    expect(read.kind).toBe('pronoun');
+    expect(read.carried).toBe('How do I test my routes without a server?');
+    expect(read.leansOn).toBe(1);
+    // Small talk alone gives a follow-up nothing to lean on.
+    const social: Turn[] = [
+      { role: 'user', content: 'who are you?' },
+      { role: 'assistant', content: 'A chat assistant.' },
+    ];
+    expect(resolveFollowUp('Which library does it use for that?', social).kind).toBe('none');
+  });
+
   it('leaves a question that stands on its own alone', () => {
     const read = resolveFollowUp('How do I drop a column?', historyOf('How do I rename a column?'));
     expect(read.kind).toBe('none');

@@ -116,7 +116,17 @@ export function resolveFollowUp(
     // Small talk and replies that quote no passage ("hello", "thanks", "I don't know") leave the
     // focus as it was. A reply cut by a length limit may have lost its [n], so the passage decides.
     const topic = topicOfAnswer(answer);
-    if (topic === undefined && !/\[\d+\]/.test(answer)) continue;
+    if (topic === undefined && !/\[\d+\]/.test(answer)) {
+      // A question the documents did not answer still says what the conversation is about ("which
+      // library does it use for that?" after it): its words stay in focus, and there is no earlier
+      // answer to look around. Small talk has no such words and leaves the focus as it was.
+      if (asksAboutSomething(question)) {
+        noteQuestion(focus, standalone, isCommon);
+        focus.lastAnswer = '';
+        leansOn = at + 1;
+      }
+      continue;
+    }
     noteQuestion(focus, standalone, isCommon);
     noteAnswer(focus, answer, kindAskedFor(shapeOf(standalone).kind), isCommon);
     if (topic) noteTopic(focus, topic);
@@ -177,12 +187,19 @@ function rewriteWith(
     const other = ellipsis && !replaced ? askedInstead(previous, question) : null;
     if (other) return { kind: 'ellipsis', ...other };
     if (isFragment(question)) question = framed(question, previous);
+    else question = withNounForOne(question, previous);
     return { kind: 'ellipsis', question: capitalise(question), carried: replaced ? '' : previous };
   }
   // A pronoun or demonstrative that nothing in the message points at leans on the earlier
   // question's topic: its words carry over ("How do I undo it?" keeps what "it" was).
   if (replaced) return { kind: 'pronoun', question: capitalise(question), carried: '' };
-  if (pointsBack(question)) return { kind: 'pronoun', question: text, carried: focus.lastQuestion };
+  if (pointsBack(question)) {
+    return {
+      kind: 'pronoun',
+      question: capitalise(withNounForOne(text, focus.lastQuestion)),
+      carried: focus.lastQuestion,
+    };
+  }
   return none;
 }
 
@@ -524,3 +541,41 @@ function baseVerb(gerund: string): string {
   const candidates = [stem, `${stem}e`, /(.)\1$/.test(stem) ? stem.slice(0, -1) : ''].filter(Boolean);
   return candidates.find((candidate) => hasSense('verb', candidate)) ?? lower;
 }
+
+/**
+ * "one" after "which", "another", "the other", "this", "that" or a comparative ("a faster one")
+ * stands for a noun said before: the noun the earlier "which X" / "what X" question asked about
+ * ("which one runs last?" after "which hook runs first?" asks which hook). Unchanged when the
+ * earlier question named no such noun.
+ */
+function withNounForOne(question: string, previous: string): string {
+  if (!ONE.test(question)) return question;
+  const { asked, inner } = partsOf(previous);
+  const noun = shapeOf(asked).focus ?? (inner ? shapeOf(inner).focus : null);
+  if (!noun || STOP_WORDS.has(noun)) return question;
+  return question.replace(ONE, (_whole, before: string) => `${before} ${noun}`);
+}
+
+const ONE = /\b(which|another|other|this|that|\p{L}{3,}er)\s+one\b(?!\s+of\b)/iu;
+
+/**
+ * Whether a user turn asks about something: a question (an interrogative opening or a question
+ * mark) with at least two words of its own that are not about the two speakers ("who are you?",
+ * "what can you do?" and "thanks" are not).
+ */
+function asksAboutSomething(question: string): boolean {
+  if (!/\?\s*$/.test(question) && !INTERROGATIVE.test(question)) return false;
+  const words = question
+    .replace(/['’]s\b/g, '')
+    .replace(/[?.!,]/g, ' ')
+    .split(/\s+/)
+    .filter((word) => {
+      const lower = word.toLowerCase();
+      return lower.length > 2 && !QUESTION_WORDS.has(lower) && !STOP_WORDS.has(lower) && !SPEAKERS.has(lower);
+    });
+  return words.length >= 2;
+}
+
+const INTERROGATIVE =
+  /^(?:who|whom|whose|what|when|where|which|why|how|is|are|was|were|do|does|did|can|could|should|would|will)\b/i;
+const SPEAKERS = new Set('you your yours yourself me mine myself'.split(' '));
