@@ -75,7 +75,14 @@ describe('"what about X?" and "and X?": the earlier question with X in its place
   it('puts a prepositional phrase in place of the earlier one with the same preposition', () => {
     const read = resolveFollowUp('And on Windows?', historyOf('How do I install the client on Linux?'));
     expect(read.question).toBe('How do I install the client on Windows?');
-    // An adjunct of a new kind is searched as the message's words, the earlier question carried.
+    // After "how do I <verb> <object>" the phrase follows the object; what followed it is carried.
+    const after = resolveFollowUp(
+      'And for routes that do not exist?',
+      historyOf('How do I handle errors from all routes in one place?'),
+    );
+    expect(after.question).toBe('How do I handle errors for routes that do not exist?');
+    expect(after.carried).toBe('from all routes in one place');
+    // Otherwise an adjunct of a new kind is searched as the message's words, the earlier question carried.
     const added = resolveFollowUp('And with a time limit?', historyOf('Which builtin reads a line?'));
     expect(added.question).toBe('With a time limit?');
     expect(added.carried).toBe('Which builtin reads a line?');
@@ -114,6 +121,12 @@ describe('"what about X?" and "and X?": the earlier question with X in its place
       { role: 'assistant', content: 'A chat assistant.' },
     ];
     expect(resolveFollowUp('Which library does it use for that?', social).kind).toBe('none');
+  });
+
+  it('reads "the others" as leaning on the conversation, as a pronoun does', () => {
+    const read = resolveFollowUp('How do I close all the others?', historyOf('How do I split the window?'));
+    expect(read.kind).toBe('pronoun');
+    expect(read.carried).toBe('How do I split the window?');
   });
 
   it('leaves a question that stands on its own alone', () => {

@@ -278,7 +278,8 @@ function pointsBack(question: string): boolean {
 const DUMMY_IT =
   /\b(?:is|was|will|would|does|can|could|make)\s+it\s+(?:possible|necessary|safe|ok|okay|better|worth|recommended|required|allowed|easy|hard)\b|\bit(?:'s|\s+is|\s+was)\s+(?:possible|necessary|safe|better|worth|recommended|required|allowed|easy|hard)\b/i;
 
-const DEMONSTRATIVE = /\b(?:it|its|that|this|these|those|them|they|one)\b/i;
+/** "the others" and "the rest" stand for what was not named in the turn before, as pronouns do. */
+const DEMONSTRATIVE = /\b(?:it|its|that|this|these|those|them|they|one|the others|the rest)\b/i;
 /** A demonstrative with its noun ("this option", "that command") points back as a whole. */
 const DEMONSTRATIVE_PHRASE = /\b(?:this|that|these|those|the other|the same)\s+\p{L}+/giu;
 
@@ -352,11 +353,23 @@ function askedInstead(previous: string, remainder: string): { question: string; 
   const first = plain(xWords[0]);
   if (PREPOSITIONS.has(first)) {
     const replaced = withAdjunct(asked, xWords, first);
-    // An adjunct of a new kind is what the message adds: its words are searched as the message's
+    if (replaced) return { question: replaced, carried: inner };
+    // After "how do I <verb> <object> ...", the phrase says under what circumstances the same
+    // action is asked now ("and for routes that don't exist?" after "how do I handle errors from
+    // all routes in one place?"): it follows the object, and what followed the object before is
+    // carried, weighing less (it may be a complement the action still needs: "from upgrading").
+    const words = wordsOfQuestion(asked);
+    const verb = frameOf(words);
+    const object = verb >= 0 ? objectOf(words, verb) : null;
+    if (object) {
+      return {
+        question: `${[...words.slice(0, object[1]), ...xWords].join(' ')}?`,
+        carried: [words.slice(object[1]).join(' '), inner].filter(Boolean).join(' '),
+      };
+    }
+    // Otherwise the phrase is what the message adds: its words are searched as the message's
     // own and the earlier question's are carried beside them, weighing less.
-    return replaced
-      ? { question: replaced, carried: inner }
-      : { question: `${capitalise(x)}?`, carried: previous };
+    return { question: `${capitalise(x)}?`, carried: previous };
   }
   if (/^\p{L}{3,}ing$/u.test(first)) {
     // The action is new and its object is the earlier one ("removing one" after "rename a column").
