@@ -136,8 +136,10 @@ function judgeHit(
   const prior = search.reading.prior;
   // A follow-up asks for something the earlier answer did not give: its very unit is the one
   // place the answer is not, while its section and document are where to look next.
+  // The earlier answer's place is a prior only for a unit that holds some of the message's own
+  // words: one that matches only the carried words is about the earlier question, not this one.
   const priorBonus =
-    prior < 0
+    prior < 0 || !hit.matched.some((i) => i < search.own)
       ? 0
       : prior === hit.id
         ? -REPEAT_PENALTY

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { gather } from '../../lib/pipeline/gather.js';
 import { replyTo } from '../../lib/pipeline/index.js';
+import { rank } from '../../lib/pipeline/rank.js';
 import { evidenceBudgets } from '../../lib/pipeline/types.js';
 import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
+import type { Reading } from '../../lib/pipeline/understand/index.js';
+import { shapeOf } from '../../lib/pipeline/understand/shape.js';
 import { replyBudgets } from '../../lib/reply/index.js';
 import type { Turn } from '../../lib/sessions/index.js';
 import { embeddedServices } from '../support/services.js';
@@ -170,5 +174,53 @@ describe('follow-ups answered through the pipeline, on a small manual', () => {
     const next = chat('And what about removing one?');
     expect(next.text).toMatch(/DROP COLUMN/);
     expect(next.leansOn).toBe(1);
+  });
+});
+
+describe('the earlier answer as a prior', () => {
+  const CACHE = `# tidewater
+
+## Caching
+
+### Turning the cache on
+
+Turn the cache on with the cache setting set to true.
+
+The cache keeps each response in memory for one minute.
+
+### Emptying the cache
+
+Call clear to empty the cache at once.
+`;
+
+  it("lifts a unit of the earlier answer's section only when it holds some of the message's own words", async () => {
+    const services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'tidewater.md', text: CACHE });
+    const { passages } = await services.model.knowledge();
+    const idOf = (pattern: RegExp) => {
+      for (let id = 0; id < passages.size; id++) if (pattern.test(passages.text(id))) return id;
+      throw new Error(`no passage ${pattern}`);
+    };
+    const earlier = idOf(/^Turn the cache on/);
+    const question = 'How do I empty it?';
+    const reading = (prior: number): Reading => ({
+      question,
+      carried: 'How do I turn the cache on?',
+      shape: shapeOf(question),
+      resolved: true,
+      prior,
+    });
+    const rankOf = (prior: number, id: number) => {
+      const searches = gather(passages, [reading(prior)], evidenceBudgets.expert, false);
+      const found = rank(passages, searches, question).find((item) => item.hit.id === id);
+      if (!found) throw new Error(`passage ${id} not ranked`);
+      return found.rank;
+    };
+    // "The cache keeps ..." shares only the carried "cache": the earlier answer's section does not lift it.
+    const carriedOnly = idOf(/^The cache keeps/);
+    expect(rankOf(earlier, carriedOnly)).toBe(rankOf(-1, carriedOnly));
+    // A unit with the new verb is where the answer is: the prior still counts there.
+    const withOwnWord = idOf(/^Call clear/);
+    expect(rankOf(earlier, withOwnWord)).toBeGreaterThanOrEqual(rankOf(-1, withOwnWord));
   });
 });
