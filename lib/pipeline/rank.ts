@@ -83,6 +83,16 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
     if (items.some((item) => item.hasRarest && item.coverage >= ANSWER_COVERAGE)) {
       for (const item of items) if (!item.hasRarest) item.rank -= RAREST_MISSING_PENALTY;
     }
+    // A follow-up that carries the earlier question's words is about that question's topic: a
+    // unit that holds none of them answers something else (the judge never states it as the
+    // answer), so it is not the reading's best while another unit keeps the topic.
+    if (search.counted > search.own) {
+      const keepsTopic = (item: Evidence) =>
+        item.hit.matched.some((i) => i >= search.own && i < search.counted);
+      if (items.some(keepsTopic)) {
+        for (const item of items) if (!keepsTopic(item)) item.rank -= RAREST_MISSING_PENALTY;
+      }
+    }
     all.push(...items);
   });
   return all.sort((a, b) => b.rank - a.rank || a.hit.id - b.hit.id);

@@ -224,3 +224,39 @@ Call clear to empty the cache at once.
     expect(rankOf(earlier, withOwnWord)).toBeGreaterThanOrEqual(rankOf(-1, withOwnWord));
   });
 });
+
+describe('a resolved follow-up keeps the earlier topic', () => {
+  const SHELL = `# shell
+
+## Traps
+
+The trap builtin runs a command when the shell receives a signal.
+
+The -l option of trap prints each signal name.
+
+## Aliases
+
+Type alias alone to print the list of alias names.
+`;
+
+  it("ranks a unit that holds some carried word above one with only the message's own words", async () => {
+    const services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'shell.md', text: SHELL });
+    const { passages } = await services.model.knowledge();
+    const question = 'How do I list the names?';
+    const reading: Reading = {
+      question,
+      carried: 'How do I run a command when my script receives a signal?',
+      shape: shapeOf(question),
+      resolved: true,
+      prior: -1,
+    };
+    const searches = gather(passages, [reading], evidenceBudgets.expert, false);
+    const order = rank(passages, searches, question).map((item) => passages.text(item.hit.id));
+    const withTopic = order.findIndex((text) => text.startsWith('The -l option of trap'));
+    const withoutTopic = order.findIndex((text) => text.startsWith('Type alias alone'));
+    // The alias entry has more of the message's own words, but nothing of the earlier topic.
+    expect(withTopic).toBeGreaterThanOrEqual(0);
+    expect(withTopic).toBeLessThan(withoutTopic);
+  });
+});
