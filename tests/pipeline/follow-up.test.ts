@@ -232,11 +232,11 @@ describe('a resolved follow-up keeps the earlier topic', () => {
 
 The trap builtin runs a command when the shell receives a signal.
 
-The -l option of trap prints each signal name.
+Run trap -l to print the name of each signal the shell receives.
 
 ## Aliases
 
-Type alias alone to print the list of alias names.
+Type alias alone to see the list of every alias name.
 `;
 
   it("ranks a unit that holds some carried word above one with only the message's own words", async () => {
@@ -253,7 +253,7 @@ Type alias alone to print the list of alias names.
     };
     const searches = gather(passages, [reading], evidenceBudgets.expert, false);
     const order = rank(passages, searches, question).map((item) => passages.text(item.hit.id));
-    const withTopic = order.findIndex((text) => text.startsWith('The -l option of trap'));
+    const withTopic = order.findIndex((text) => text.startsWith('Run trap -l'));
     const withoutTopic = order.findIndex((text) => text.startsWith('Type alias alone'));
     // The alias entry has more of the message's own words, but nothing of the earlier topic.
     expect(withTopic).toBeGreaterThanOrEqual(0);
