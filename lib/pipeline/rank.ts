@@ -83,6 +83,16 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
     if (items.some((item) => item.hasRarest && item.coverage >= ANSWER_COVERAGE)) {
       for (const item of items) if (!item.hasRarest) item.rank -= RAREST_MISSING_PENALTY;
     }
+    // A follow-up that carries the earlier question's words is about that question's topic: a
+    // unit that holds none of them answers something else (the judge never states it as the
+    // answer), so it is not the reading's best while another unit keeps the topic.
+    if (search.counted > search.own) {
+      const keepsTopic = (item: Evidence) =>
+        item.hit.matched.some((i) => i >= search.own && i < search.counted);
+      if (items.some(keepsTopic)) {
+        for (const item of items) if (!keepsTopic(item)) item.rank -= RAREST_MISSING_PENALTY;
+      }
+    }
     all.push(...items);
   });
   return all.sort((a, b) => b.rank - a.rank || a.hit.id - b.hit.id);
@@ -136,8 +146,10 @@ function judgeHit(
   const prior = search.reading.prior;
   // A follow-up asks for something the earlier answer did not give: its very unit is the one
   // place the answer is not, while its section and document are where to look next.
+  // The earlier answer's place is a prior only for a unit that holds some of the message's own
+  // words: one that matches only the carried words is about the earlier question, not this one.
   const priorBonus =
-    prior < 0
+    prior < 0 || !hit.matched.some((i) => i < search.own)
       ? 0
       : prior === hit.id
         ? -REPEAT_PENALTY

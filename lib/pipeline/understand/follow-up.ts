@@ -1,3 +1,5 @@
+import { hasSense } from '../../lexicon/index.js';
+import { searchTerm } from '../../retrieval/index.js';
 import type { Turn } from '../../sessions/index.js';
 import { capitalise, STOP_WORDS } from '../../text/index.js';
 import {
@@ -58,8 +60,9 @@ const EXAMPLE =
   /^(?:(?:please\s+)?(?:show|give)\s+(?:me\s+)?(?:an?|some|one)\s+examples?|(?:an?\s+|any\s+|for\s+)?examples?|is there an example|do you have an example|what does (?:it|that) look like)(?:\s+(?:please|of (?:it|that|this)))?[\s.!?]*$/i;
 const WHY =
   /^(?:why|why so|why is that|why was that|why not|how come|for what reason|what for|why did (?:he|she|they|it) do (?:that|it)|why\?+)[\s.!?]*$/i;
+/** The longer openings come first: "and what about X?" is all opening, not "and" before a question. */
 const ELLIPSIS_START =
-  /^(?:and|but|also|so|or|then|what about|how about|and what about|and how about)\b[\s,]*/i;
+  /^(?:and what about|and how about|what about|how about|and|but|also|so|or|then)\b[\s,]*/i;
 const PERSON_PRONOUN = /\b(he|him|his|she|her|hers|they|them|their)\b/i;
 /**
  * "there" as a place: at the end of a clause. Followed by a verb ("there is", "there came") it is
@@ -104,12 +107,26 @@ export function resolveFollowUp(
     decay(focus);
     const read = rewriteWith(question, focus);
     // What a turn asked, as it was read: with the words it carried from the one before.
+    // An ellipsis resolved to a question of its own ("How do I remove one?") keeps the words it
+    // carried too: a pronoun in the next turn points at what that turn was about ("column").
     const standalone =
-      read.carried && read.kind === 'pronoun' ? `${read.question} (${read.carried})` : read.question;
+      read.carried && (read.kind === 'pronoun' || read.kind === 'ellipsis')
+        ? `${read.question} (${partsOf(read.carried).inner || read.carried})`
+        : read.question;
     // Small talk and replies that quote no passage ("hello", "thanks", "I don't know") leave the
     // focus as it was. A reply cut by a length limit may have lost its [n], so the passage decides.
     const topic = topicOfAnswer(answer);
-    if (topic === undefined && !/\[\d+\]/.test(answer)) continue;
+    if (topic === undefined && !/\[\d+\]/.test(answer)) {
+      // A question the documents did not answer still says what the conversation is about ("which
+      // library does it use for that?" after it): its words stay in focus, and there is no earlier
+      // answer to look around. Small talk has no such words and leaves the focus as it was.
+      if (asksAboutSomething(question)) {
+        noteQuestion(focus, standalone, isCommon);
+        focus.lastAnswer = '';
+        leansOn = at + 1;
+      }
+      continue;
+    }
     noteQuestion(focus, standalone, isCommon);
     noteAnswer(focus, answer, kindAskedFor(shapeOf(standalone).kind), isCommon);
     if (topic) noteTopic(focus, topic);
@@ -167,13 +184,22 @@ function rewriteWith(
     // "What about X?" is the earlier question asked of X instead of its topic.
     const instead = ellipsis && !replaced && isFragment(question) ? substituted(previous, question) : null;
     if (instead) return { kind: 'ellipsis', question: instead, carried: '' };
+    const other = ellipsis && !replaced ? askedInstead(previous, question) : null;
+    if (other) return { kind: 'ellipsis', ...other };
     if (isFragment(question)) question = framed(question, previous);
+    else question = withNounForOne(question, previous);
     return { kind: 'ellipsis', question: capitalise(question), carried: replaced ? '' : previous };
   }
   // A pronoun or demonstrative that nothing in the message points at leans on the earlier
   // question's topic: its words carry over ("How do I undo it?" keeps what "it" was).
   if (replaced) return { kind: 'pronoun', question: capitalise(question), carried: '' };
-  if (pointsBack(question)) return { kind: 'pronoun', question: text, carried: focus.lastQuestion };
+  if (pointsBack(question)) {
+    return {
+      kind: 'pronoun',
+      question: capitalise(withNounForOne(text, focus.lastQuestion)),
+      carried: focus.lastQuestion,
+    };
+  }
   return none;
 }
 
@@ -218,7 +244,8 @@ function substituted(previous: string, fragment: string): string | null {
     return null;
   const marked = /^(?:`[^`]+`|--?[\w-]+|\S*[._/]\S*)$/.test(replacement) || /^\p{Lu}/u.test(replacement);
   const slot = marked
-    ? /`[^`]+`|(?<=\s)--?[A-Za-z][\w-]*|(?<=\s)\S*\w[._/]\w\S*|(?<=\S\s+)\p{Lu}[\p{L}\p{N}_-]*/u.exec(
+    ? // A name runs on over the capitalised words and numbers that follow it ("Debian 9", "Windows XP").
+      /`[^`]+`|(?<=\s)--?[A-Za-z][\w-]*|(?<=\s)\S*\w[._/]\w\S*|(?<=\S\s+)\p{Lu}[\p{L}\p{N}_-]*(?:\s+(?:\p{Lu}[\p{L}\p{N}_-]*|\p{N}[\p{N}.]*))*/u.exec(
         previous,
       )
     : null;
@@ -251,7 +278,8 @@ function pointsBack(question: string): boolean {
 const DUMMY_IT =
   /\b(?:is|was|will|would|does|can|could|make)\s+it\s+(?:possible|necessary|safe|ok|okay|better|worth|recommended|required|allowed|easy|hard)\b|\bit(?:'s|\s+is|\s+was)\s+(?:possible|necessary|safe|better|worth|recommended|required|allowed|easy|hard)\b/i;
 
-const DEMONSTRATIVE = /\b(?:it|its|that|this|these|those|them|they|one)\b/i;
+/** "the others" and "the rest" stand for what was not named in the turn before, as pronouns do. */
+const DEMONSTRATIVE = /\b(?:it|its|that|this|these|those|them|they|one|the others|the rest)\b/i;
 /** A demonstrative with its noun ("this option", "that command") points back as a whole. */
 const DEMONSTRATIVE_PHRASE = /\b(?:this|that|these|those|the other|the same)\s+\p{L}+/giu;
 
@@ -297,3 +325,270 @@ function kindAskedFor(kind: AnswerKind): EntityKind {
         ? 'thing'
         : 'unknown';
 }
+
+/**
+ * "What about X?" / "and X?" where X is not a name: the earlier question asked again with X in
+ * the place it fills, its verb and shape kept ("how do I enable foreign keys?" + "what about
+ * triggers?" -> "how do I enable triggers?"). Where X goes follows from what kind of phrase it is:
+ * - a prepositional phrase ("with a time limit", "on Windows") is an adjunct: it takes the place
+ *   of the earlier question's phrase with the same preposition, or is added to it;
+ * - a gerund ("removing one") is a new action on the same thing: "how do I" with X's verb, the
+ *   earlier question's topic carried;
+ * - a noun phrase takes the place of the earlier question's topic: the noun phrase with the same
+ *   head noun ("the cache size" for "page size"), else the object of "how do I <verb>", else what
+ *   "what is ..." / "what does ... do" asks about.
+ * The earlier question as read holds the one it leaned on in parentheses ("How do I change it?
+ * (What page size ...)"); both are places to look, the one asked last first, and the other is
+ * carried. Null where X fits none of these places (the caller carries the earlier question).
+ */
+function askedInstead(previous: string, remainder: string): { question: string; carried: string } | null {
+  const x = remainder
+    .replace(/[?.!]+$/, '')
+    .replace(/\s+(?:instead|too|as well|then)$/i, '')
+    .trim();
+  if (!previous || x === '' || QUESTION_WORD.test(x)) return null;
+  const xWords = x.split(/\s+/);
+  if (xWords.length > 6) return null;
+  const { asked, inner } = partsOf(previous);
+  const first = plain(xWords[0]);
+  if (PREPOSITIONS.has(first)) {
+    const replaced = withAdjunct(asked, xWords, first);
+    if (replaced) return { question: replaced, carried: inner };
+    // After "how do I <verb> <object> ...", the phrase says under what circumstances the same
+    // action is asked now ("and for routes that don't exist?" after "how do I handle errors from
+    // all routes in one place?"): it follows the object, and what followed the object before is
+    // carried, weighing less (it may be a complement the action still needs: "from upgrading").
+    const words = wordsOfQuestion(asked);
+    const verb = frameOf(words);
+    const object = verb >= 0 ? objectOf(words, verb) : null;
+    if (object) {
+      return {
+        question: `${[...words.slice(0, object[1]), ...xWords].join(' ')}?`,
+        carried: [words.slice(object[1]).join(' '), inner].filter(Boolean).join(' '),
+      };
+    }
+    // Otherwise the phrase is what the message adds: its words are searched as the message's
+    // own and the earlier question's are carried beside them, weighing less.
+    return { question: `${capitalise(x)}?`, carried: previous };
+  }
+  if (/^\p{L}{3,}ing$/u.test(first)) {
+    // The action is new and its object is the earlier one ("removing one" after "rename a column").
+    for (const text of [asked, inner]) {
+      const words = wordsOfQuestion(text);
+      const frame = frameOf(words);
+      if (frame < 0) continue;
+      const object = objectOf(words, frame);
+      const verb = baseVerb(xWords[0]);
+      return {
+        question: `${[...words.slice(0, frame), verb, ...xWords.slice(1)].join(' ')}?`,
+        carried: object ? words.slice(object[0], object[1]).join(' ') : text,
+      };
+    }
+    return null;
+  }
+  for (const [text, other] of [
+    [asked, inner],
+    [inner, asked],
+  ]) {
+    if (!text) continue;
+    const replaced = withTopic(wordsOfQuestion(text), xWords);
+    if (replaced) return { question: replaced, carried: other };
+  }
+  return null;
+}
+
+const QUESTION_WORD = /\b(?:who|what|where|when|which|how|why)\b/i;
+
+/** Prepositions that open an adjunct of a question: "with a time limit", "on Windows", "for routes that ...". */
+const PREPOSITIONS = new Set(
+  'with without for to in on from into under over after before at by via inside outside within through across behind during'.split(
+    ' ',
+  ),
+);
+const DETERMINERS = new Set(
+  'a an the my your our their its this that these those some any every each'.split(' '),
+);
+/** Pronouns that a noun phrase position may hold instead of a topic: the topic is then elsewhere. */
+const PRONOUN_OBJECTS = new Set('it them that this these those one ones something i me you we'.split(' '));
+/**
+ * Words that say which value of the topic is asked ("the default page size", "the maximum
+ * length"): they belong to the question's frame, so they stay when another topic takes its place.
+ */
+const VALUE_WORDS = new Set('default defaults maximum minimum largest smallest current initial'.split(' '));
+
+/** "A? (B)": the question asked last and the one it leaned on. */
+function partsOf(standalone: string): { asked: string; inner: string } {
+  const match = /^(.*?[?.!])\s*\((.+)\)\s*$/s.exec(standalone);
+  return match ? { asked: match[1], inner: match[2] } : { asked: standalone, inner: '' };
+}
+
+function wordsOfQuestion(text: string): string[] {
+  return text
+    .trim()
+    .replace(/[?.!]+$/, '')
+    .split(/\s+/)
+    .filter(Boolean);
+}
+
+/** A word lower-cased without the punctuation around it ("size?" -> "size"). */
+function plain(word: string): string {
+  return word.toLowerCase().replace(/^[^\p{L}\p{N}_-]+|[^\p{L}\p{N}_-]+$/gu, '');
+}
+
+/** A word that can name a topic: not a function word, a pronoun or a question word. */
+function isContent(word: string): boolean {
+  const lower = plain(word);
+  return lower !== '' && !STOP_WORDS.has(lower) && !PRONOUN_OBJECTS.has(lower) && !/[?.!,;:]$/.test(word);
+}
+
+/** The earlier question with the prepositional phrase in place of its own with the same preposition; null when it has none. */
+function withAdjunct(asked: string, phrase: readonly string[], preposition: string): string | null {
+  const words = wordsOfQuestion(asked);
+  for (let at = words.length - 1; at > 0; at--) {
+    if (plain(words[at]) === preposition) return `${[...words.slice(0, at), ...phrase].join(' ')}?`;
+  }
+  return null;
+}
+
+/** Index of the verb of "how do I <verb> ..." / "how to <verb>", -1 when the question is not of that form. */
+function frameOf(words: readonly string[]): number {
+  const lower = words.slice(0, 4).map(plain);
+  if (lower[0] !== 'how') return -1;
+  if (lower[1] === 'to') return words.length > 2 ? 2 : -1;
+  if (
+    /^(?:do|can|could|should|would|may|might)$/.test(lower[1] ?? '') &&
+    /^(?:i|we|you|one)$/.test(lower[2] ?? '')
+  )
+    return words.length > 3 ? 3 : -1;
+  return -1;
+}
+
+/** The object noun phrase of "how do I <verb> ...": the words after the verb and its determiner; null for a pronoun. */
+function objectOf(words: readonly string[], verb: number): [number, number] | null {
+  let start = verb + 1;
+  while (start < words.length && DETERMINERS.has(plain(words[start]))) start++;
+  return runFrom(words, start);
+}
+
+/** The content words from `start` on, as a span; null when the first is not one. */
+function runFrom(words: readonly string[], start: number): [number, number] | null {
+  let end = start;
+  while (end < words.length && isContent(words[end])) end++;
+  // A word ending its clause ("name," in "name, then") ends the phrase after it.
+  if (
+    end < words.length &&
+    /[,;:]$/.test(words[end]) &&
+    plain(words[end]) !== '' &&
+    !STOP_WORDS.has(plain(words[end]))
+  )
+    end++;
+  return end > start ? [start, end] : null;
+}
+
+/**
+ * The earlier question with the noun phrase X in place of its topic: the phrase with X's head
+ * noun (English puts the head last: "page size", "cache size"), else the object of "how do I
+ * <verb>", else the subject of "what is / what does ...". Words naming which value is asked
+ * ("default") stay. Null when none is found.
+ */
+function withTopic(words: readonly string[], x: readonly string[]): string | null {
+  const span = sameHead(words, x) ?? objectSpan(words) ?? subjectOf(words);
+  if (!span) return null;
+  let [start, end] = span;
+  while (start < end && VALUE_WORDS.has(plain(words[start]))) start++;
+  if (start >= end) return null;
+  const before = span[0] > 0 ? plain(words[span[0] - 1]) : '';
+  const xDetermined = DETERMINERS.has(plain(x[0]));
+  let put = x;
+  // X is a whole noun phrase, determiner and all ("the pipelines", "triggers"): it replaces the
+  // earlier one's determiner too, unless words of the frame stand between ("the default ...") or
+  // the determiner is the question word ("what page size" -> "what cache size").
+  if (DETERMINERS.has(before) && start === span[0]) start--;
+  else if (xDetermined && (DETERMINERS.has(before) || before === 'what' || before === 'which'))
+    put = x.slice(1);
+  return `${capitalise([...words.slice(0, start), ...put, ...words.slice(end)].join(' '))}?`;
+}
+
+function objectSpan(words: readonly string[]): [number, number] | null {
+  const verb = frameOf(words);
+  return verb < 0 ? null : objectOf(words, verb);
+}
+
+/** The noun phrase of the earlier question whose head is X's head: the word not followed by another content word. */
+function sameHead(words: readonly string[], x: readonly string[]): [number, number] | null {
+  const head = searchTerm(plain(x[x.length - 1]));
+  if (!head) return null;
+  const verb = frameOf(words);
+  for (let at = words.length - 1; at > 0; at--) {
+    if (searchTerm(plain(words[at])) !== head || !isContent(words[at])) continue;
+    if (at + 1 < words.length && isContent(words[at + 1])) continue;
+    let start = at;
+    while (start - 1 > Math.max(0, verb) && isContent(words[start - 1])) start--;
+    return [start, at + 1];
+  }
+  return null;
+}
+
+/** What "what is the X?", "what does the X do?", "which are the X?" ask about. */
+function subjectOf(words: readonly string[]): [number, number] | null {
+  const lower = words.slice(0, 2).map(plain);
+  if (
+    !/^(?:what|which|who)$/.test(lower[0] ?? '') ||
+    !/^(?:is|are|was|were|does|do|did)$/.test(lower[1] ?? '')
+  )
+    return null;
+  let start = 2;
+  while (start < words.length && DETERMINERS.has(plain(words[start]))) start++;
+  return runFrom(words, start);
+}
+
+/**
+ * The base form of a gerund for "how do I <verb>": "removing" -> "remove", "running" -> "run".
+ * English drops a final "e" before "-ing" and doubles a final consonant after a short vowel;
+ * WordNet tells which was done where it is installed; without it the gerund is kept (its search
+ * term is the same).
+ */
+function baseVerb(gerund: string): string {
+  const lower = gerund.toLowerCase();
+  const stem = lower.slice(0, -3);
+  const candidates = [stem, `${stem}e`, /(.)\1$/.test(stem) ? stem.slice(0, -1) : ''].filter(Boolean);
+  return candidates.find((candidate) => hasSense('verb', candidate)) ?? lower;
+}
+
+/**
+ * "one" after "which", "another", "the other", "this", "that" or a comparative ("a faster one")
+ * stands for a noun said before: the noun the earlier "which X" / "what X" question asked about
+ * ("which one runs last?" after "which hook runs first?" asks which hook). Unchanged when the
+ * earlier question named no such noun.
+ */
+function withNounForOne(question: string, previous: string): string {
+  if (!ONE.test(question)) return question;
+  const { asked, inner } = partsOf(previous);
+  const noun = shapeOf(asked).focus ?? (inner ? shapeOf(inner).focus : null);
+  if (!noun || STOP_WORDS.has(noun)) return question;
+  return question.replace(ONE, (_whole, before: string) => `${before} ${noun}`);
+}
+
+const ONE = /\b(which|another|other|this|that|\p{L}{3,}er)\s+one\b(?!\s+of\b)/iu;
+
+/**
+ * Whether a user turn asks about something: a question (an interrogative opening or a question
+ * mark) with at least two words of its own that are not about the two speakers ("who are you?",
+ * "what can you do?" and "thanks" are not).
+ */
+function asksAboutSomething(question: string): boolean {
+  if (!/\?\s*$/.test(question) && !INTERROGATIVE.test(question)) return false;
+  const words = question
+    .replace(/['’]s\b/g, '')
+    .replace(/[?.!,]/g, ' ')
+    .split(/\s+/)
+    .filter((word) => {
+      const lower = word.toLowerCase();
+      return lower.length > 2 && !QUESTION_WORDS.has(lower) && !STOP_WORDS.has(lower) && !SPEAKERS.has(lower);
+    });
+  return words.length >= 2;
+}
+
+const INTERROGATIVE =
+  /^(?:who|whom|whose|what|when|where|which|why|how|is|are|was|were|do|does|did|can|could|should|would|will)\b/i;
+const SPEAKERS = new Set('you your yours yourself me mine myself'.split(' '));
