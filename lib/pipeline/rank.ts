@@ -1,7 +1,6 @@
 import { type PassageHit, type PassageIndex, searchTerm } from '../retrieval/index.js';
 import type { ReadingSearch } from './gather.js';
 import {
-  ACTION_BONUS,
   ANSWER_COVERAGE,
   BM25_SHARE,
   NAMED_BONUS,
@@ -48,7 +47,6 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
   const messageWords = wordsOf(message);
   const messagePositions = positionsOf(messageWords);
   const flags = flagsIn(message);
-  const action = actionOf(message);
   const all: Evidence[] = [];
   searches.forEach((search, reading) => {
     const topScore = search.hits[0]?.score ?? 0;
@@ -74,7 +72,6 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
         flags,
         ownTerms,
         titleOf,
-        action,
       ),
     );
     // The rarest taught word is what the question is about: while a unit that has it answers
@@ -109,7 +106,6 @@ function judgeHit(
   flags: readonly string[],
   ownTerms: ReadonlySet<string>,
   titleOf: (file: string) => number,
-  action: string | null,
 ): Evidence {
   const { query, idf, counted } = search;
   let covered = 0;
@@ -173,7 +169,6 @@ function judgeHit(
       named +
       PROXIMITY_BONUS * proximity +
       (fitsWanted ? UNIT_KIND_BONUS : 0) +
-      (action && words.some((word) => searchTerm(word) === action) ? ACTION_BONUS : 0) +
       TITLE_BONUS * title +
       priorBonus,
   };
@@ -216,18 +211,6 @@ function proximityOfWords(words: readonly string[], terms: ReadonlySet<string>):
     }
   }
   return (distinct - 1) / Math.max(distinct - 1, best - 1);
-}
-
-/**
- * The action a "how do I <verb> ..." question asks how to do, as a search term: an instruction
- * names the action it is for ("To delete a whole line, use dd"), and the verb is a common word
- * whose rarity weighs little beside the nouns of the question.
- */
-function actionOf(message: string): string | null {
-  const match = /^how\s+(?:do|can|could|should|would|may|might)\s+(?:i|we|you|one)\s+([a-z]+)/i.exec(
-    message.trim(),
-  );
-  return match ? searchTerm(match[1]) : null;
 }
 
 /**

@@ -41,13 +41,6 @@ export const PROXIMITY_BONUS = 0.1;
 export const RAREST_MISSING_PENALTY = 0.3;
 /** Rank added to a unit of the kind the question wants (an option entry for "which option", a default, a command for "how do I"). */
 export const UNIT_KIND_BONUS = 0.2;
-/**
- * Rank added to a unit that names the action a "how do I <verb>" question asks about: the verb is
- * common, so BM25 weighs it little, yet an instruction names what it is for. On the tuning halves:
- * hits 93 -> 95, wrong-cited 34 -> 32, nearest 43 -> 42 (READMEs lost one hit, SQLite, Bash and
- * the Debian FAQ gained one each).
- */
-export const ACTION_BONUS = 0.2;
 /** Rank added to units in the same section as the earlier answer, for a reading resolved against the conversation. */
 export const PRIOR_SECTION_BONUS = 0.3;
 /** Rank taken from the earlier answer's own unit for a resolved follow-up: the reader has seen it. */

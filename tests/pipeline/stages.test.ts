@@ -209,37 +209,6 @@ describe('gather and rank', () => {
     expect(knowledge.passages.text(best.hit.id)).toMatch(/ca option/);
     expect(best.hasRarest).toBe(true);
   });
-
-  it('puts the unit that names the action of a "how do I <verb>" question before one that only shares its nouns', async () => {
-    // "remove" and "entry" are common here, so BM25 weighs them little; "host" is rare.
-    const things = [
-      'stale lock files',
-      'the cache',
-      'old logs',
-      'a job',
-      'the queue',
-      'a user',
-      'a key',
-      'the index',
-    ];
-    const entries = ['log', 'job', 'queue', 'user', 'key', 'index'];
-    const knowledge = await knowledgeOf({
-      format: 'text',
-      name: 'hosts.txt',
-      text: [
-        'A host entry names a server of the cluster.',
-        'To remove a host, delete its line.',
-        ...things.map((thing) => `You can remove ${thing} at any time.`),
-        'You can remove a tag at any time.',
-        'You can remove the build at any time.',
-        ...entries.map((entry) => `Each ${entry} entry is one line.`),
-      ].join('\n\n'),
-    });
-    const question = 'How do I remove a host entry?';
-    const searches = gather(knowledge.passages, [readingOf(question)], evidenceBudgets.expert, false);
-    const [best] = rank(knowledge.passages, searches, question);
-    expect(knowledge.passages.text(best.hit.id)).toMatch(/^To remove a host/);
-  });
 });
 
 describe('judge', () => {
