@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { gather } from '../../lib/pipeline/gather.js';
-import { replyTo } from '../../lib/pipeline/index.js';
 import { rank } from '../../lib/pipeline/rank.js';
 import { evidenceBudgets } from '../../lib/pipeline/types.js';
 import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
 import type { Reading } from '../../lib/pipeline/understand/index.js';
 import { shapeOf } from '../../lib/pipeline/understand/shape.js';
-import { replyBudgets } from '../../lib/reply/index.js';
 import type { Turn } from '../../lib/sessions/index.js';
+import { askPipeline } from '../support/pipeline.js';
 import { embeddedServices } from '../support/services.js';
 
 /** A small manual written as server documentation is: settings with their defaults, how-tos. */
@@ -147,14 +146,7 @@ describe('follow-ups answered through the pipeline, on a small manual', () => {
     const knowledge = await services.model.knowledge();
     const history: Turn[] = [];
     return (message: string) => {
-      const reply = replyTo(knowledge, {
-        message,
-        history,
-        evidence: evidenceBudgets.expert,
-        chitChat: replyBudgets.instant,
-        maxTokens: 80,
-        random: () => 0.5,
-      });
+      const reply = askPipeline(knowledge, message, history);
       history.push({ role: 'user', content: message }, { role: 'assistant', content: reply.text });
       return reply;
     };

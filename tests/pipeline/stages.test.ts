@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extract } from '../../lib/pipeline/extract/index.js';
 import { gather, namePhrases } from '../../lib/pipeline/gather.js';
-import { assist, replyFromArticle, replyTo } from '../../lib/pipeline/index.js';
+import { assist, replyFromArticle } from '../../lib/pipeline/index.js';
 import { judge } from '../../lib/pipeline/judge.js';
 import { proximityOf, rank } from '../../lib/pipeline/rank.js';
-import { evidenceBudgets, type Knowledge } from '../../lib/pipeline/types.js';
+import { evidenceBudgets } from '../../lib/pipeline/types.js';
 import { type Reading, understand } from '../../lib/pipeline/understand/index.js';
 import { shapeOf } from '../../lib/pipeline/understand/shape.js';
 import { createProvider } from '../../lib/provider/index.js';
-import { replyBudgets } from '../../lib/reply/index.js';
 import { termsOf } from '../../lib/retrieval/index.js';
 import { type OpenAIStandin, type RecordedRequest, startOpenAIStandin } from '../support/openai-standin.js';
+import { askPipeline } from '../support/pipeline.js';
 import { embeddedServices } from '../support/services.js';
 
 /** A small reference page, written as option documentation is. */
@@ -60,20 +60,7 @@ function readingOf(question: string, extra: Partial<Reading> = {}): Reading {
   return { question, carried: '', shape: shapeOf(question), resolved: false, prior: -1, ...extra };
 }
 
-function ask(
-  knowledge: Knowledge,
-  message: string,
-  history: { role: 'user' | 'assistant'; content: string }[] = [],
-) {
-  return replyTo(knowledge, {
-    message,
-    history,
-    evidence: evidenceBudgets.expert,
-    chitChat: replyBudgets.instant,
-    maxTokens: 80,
-    random: () => 0.5,
-  });
-}
+const ask = askPipeline;
 
 describe('understand', () => {
   it('reads what kind of unit a question wants from its structure', () => {

@@ -1,0 +1,16 @@
+import { type Knowledge, replyTo } from '../../lib/pipeline/index.js';
+import { evidenceBudgets } from '../../lib/pipeline/types.js';
+import { replyBudgets } from '../../lib/reply/index.js';
+import type { Turn } from '../../lib/sessions/index.js';
+
+/** The local reply pipeline as the chat endpoints run it (expert evidence, maxTokens 80), made deterministic. */
+export function askPipeline(knowledge: Knowledge, message: string, history: readonly Turn[] = []) {
+  return replyTo(knowledge, {
+    message,
+    history,
+    evidence: evidenceBudgets.expert,
+    chitChat: replyBudgets.instant,
+    maxTokens: 80,
+    random: () => 0.5,
+  });
+}
