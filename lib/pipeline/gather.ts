@@ -162,6 +162,16 @@ function namesNotFound(index: PassageIndex, question: string, hits: readonly Pas
 }
 
 /**
+ * A follow-up that carries the earlier question's words ("how do I undo it?") is about that
+ * question's topic: a unit that holds none of those words answers the new words about something
+ * else. True for a reading that carries nothing.
+ */
+export function keepsTopic(search: ReadingSearch, hit: PassageHit): boolean {
+  if (search.counted <= search.own) return true;
+  return hit.matched.some((i) => i >= search.own && i < search.counted);
+}
+
+/**
  * The words searched for: the message's own (weight 1), then those carried over from the earlier
  * question, weighing less; for a question about the service itself with no other words ("what
  * can you do?"), the words the guide uses for that.

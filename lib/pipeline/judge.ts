@@ -1,4 +1,4 @@
-import type { ReadingSearch } from './gather.js';
+import { keepsTopic, type ReadingSearch } from './gather.js';
 import type { Evidence } from './rank.js';
 import {
   ANSWER_COVERAGE,
@@ -54,7 +54,7 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
     if (
       writtenJudgement.confidence.level === 'answer' &&
       search.counted > search.own &&
-      !(same && keepsTopic(search, same))
+      !(same && keepsTopic(search, same.hit))
     ) {
       return {
         ...writtenJudgement,
@@ -93,7 +93,7 @@ function levelOf(search: ReadingSearch | undefined, best: Evidence | undefined, 
     best.coverage >= needed && score >= (search.reading.resolved ? RESOLVED_ANSWER_SCORE : ANSWER_SCORE);
   // The rarest taught word is what the question is about: a unit without it is never stated as
   // the answer. It may still be the closest passage, when the word is paraphrased there.
-  if (covers && best.hasRarest && keepsTopic(search, best)) {
+  if (covers && best.hasRarest && keepsTopic(search, best.hit)) {
     return {
       best,
       confidence: { score, level: 'answer' },
@@ -114,17 +114,6 @@ function levelOf(search: ReadingSearch | undefined, best: Evidence | undefined, 
     confidence: { score, level: 'none' },
     reason: best.coverage < nearest ? 'too little of the question is covered' : 'no unit stands out',
   };
-}
-
-/**
- * A follow-up that carries the earlier question's words ("how do I undo it?") is about that
- * question's topic: a unit that shares none of those words answers the new verb about something
- * else, so it is at most the closest passage.
- */
-function keepsTopic(search: ReadingSearch, best: Evidence): boolean {
-  if (search.counted <= search.own) return true;
-  const carried = (i: number) => i >= search.own && i < search.counted;
-  return best.hit.matched.some(carried);
 }
 
 function round(value: number): number {

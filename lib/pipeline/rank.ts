@@ -1,5 +1,5 @@
 import { type PassageHit, type PassageIndex, searchTerm } from '../retrieval/index.js';
-import type { ReadingSearch } from './gather.js';
+import { keepsTopic, type ReadingSearch } from './gather.js';
 import {
   ANSWER_COVERAGE,
   BM25_SHARE,
@@ -83,12 +83,8 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
     // A follow-up that carries the earlier question's words is about that question's topic: a
     // unit that holds none of them answers something else (the judge never states it as the
     // answer), so it is not the reading's best while another unit keeps the topic.
-    if (search.counted > search.own) {
-      const keepsTopic = (item: Evidence) =>
-        item.hit.matched.some((i) => i >= search.own && i < search.counted);
-      if (items.some(keepsTopic)) {
-        for (const item of items) if (!keepsTopic(item)) item.rank -= RAREST_MISSING_PENALTY;
-      }
+    if (search.counted > search.own && items.some((item) => keepsTopic(search, item.hit))) {
+      for (const item of items) if (!keepsTopic(search, item.hit)) item.rank -= RAREST_MISSING_PENALTY;
     }
     all.push(...items);
   });

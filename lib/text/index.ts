@@ -1,4 +1,4 @@
-export { type Layout, segmentText, type TextUnit } from './segment.js';
+export { type Layout, segmentText, type TextUnit, wrapsMidSentence } from './segment.js';
 export { splitSentences } from './sentences.js';
 export { PRONOUN_SWAPS, STOP_WORDS } from './stop-words.js';
 export {

@@ -74,15 +74,18 @@ function unitsOfBlock(block: { line: number; text: string }[]): TextUnit[] {
   return units;
 }
 
-/**
- * Whether a line is a unit of its own inside prose (a list item, a heading, a table row). A
- * number that starts a line in the middle of a sentence ("returns a status of" / "127. If ...")
- * is the sentence's word wrapped to the next line, not a list's number: an item starts after a
- * sentence ends or a lead-in's colon.
- */
+/** Whether a line is a unit of its own inside prose (a list item, a heading, a table row). */
 function standsAlone(text: string, previous: string | undefined): boolean {
-  if (!STANDS_ALONE.test(text)) return false;
-  return !(previous !== undefined && /^\d/.test(text) && /[\p{L},]$/u.test(previous));
+  return STANDS_ALONE.test(text) && !(previous !== undefined && wrapsMidSentence(previous, text));
+}
+
+/**
+ * A number that starts a line in the middle of a sentence ("... returns a status of" / "127. If a
+ * command is found ...") is the sentence's word wrapped to the next line, not a list's number: an
+ * item starts after a sentence ends or a lead-in's colon.
+ */
+export function wrapsMidSentence(previous: string, line: string): boolean {
+  return /^\d{1,3}[.)]\s/.test(line) && /[\p{L},]$/u.test(previous.trimEnd());
 }
 
 function isWrapped(block: { text: string }[]): boolean {

@@ -1,4 +1,4 @@
-import { segmentText } from '../../../text/index.js';
+import { segmentText, wrapsMidSentence } from '../../../text/index.js';
 import { SectionBuilder } from '../../section-builder.js';
 import type { Block, Section } from '../../types.js';
 import { type HeadingCandidate, headingAt } from './headings.js';
@@ -266,7 +266,7 @@ class TextReader {
     for (; j < lines.length; j++) {
       const line = lines[j];
       if (line.text === '' || isFurniture(line.text)) break;
-      if (BULLET.test(line.text) && !continuesSentence(run[run.length - 1].text, line.text)) break;
+      if (BULLET.test(line.text) && !wrapsMidSentence(run[run.length - 1].text, line.text)) break;
       if (lines[j + 1] && UNDERLINE.test(lines[j + 1].text) && !UNDERLINE.test(line.text)) break;
       if (line.indent > run[0].indent + 1 && !isProseLike([line])) break;
       // A term entry right after a sentence ends (a term list set without space above it):
@@ -408,13 +408,4 @@ function mendHyphens(texts: string[]): string[] {
 /** A list item short enough to name what the paragraphs under it explain: not a sentence. */
 function isItemName(text: string): boolean {
   return text.length <= 60 && text.split(/\s+/).length <= 8 && !/[.,;:!?)]$/.test(text);
-}
-
-/**
- * A number that starts a line in the middle of a sentence ("... returns a status of" / "127. If a
- * command is found ...") is the sentence's word wrapped to the next line, not a list's number: a
- * list item starts after a sentence ends or a lead-in's colon.
- */
-function continuesSentence(previous: string, line: string): boolean {
-  return /^\d{1,3}[.)]\s/.test(line) && /[\p{L},]$/u.test(previous.trimEnd());
 }
