@@ -11,7 +11,7 @@ interface Summary {
 
 const summaries = new WeakMap<PassageIndex, Summary>();
 const EXAMPLES = 3;
-/** A phrase for what the service was taught ("tar.md, glob.md and 2 more documents"). */
+/** A phrase for what the service was taught ("The tar manual, Globbing and 2 more"). */
 export function describeTaught(passages: PassageIndex, model: LanguageModel): string {
   return summaryOf(passages, model).taught;
 }
@@ -33,16 +33,46 @@ function summaryOf(passages: PassageIndex, model: LanguageModel): Summary {
   return summary;
 }
 
+/**
+ * What was taught, as a person would name it: the documents' titles (a document's first heading,
+ * else its file name in words: "guides/getting-started.md" -> "getting started"), the largest
+ * documents first (they are what the service knows most about), each title once.
+ */
 function taughtPhrase(passages: PassageIndex): string {
   if (passages.size === 0) return 'nothing yet';
-  const files = [...new Set(passages.sections.map((section) => section.file).filter(Boolean))] as string[];
-  const titles = [...new Set(passages.sections.map((section) => section.path[0]).filter(Boolean))];
-  const names = files.length > 0 ? files : titles;
-  if (names.length === 0) return 'the text I was taught';
-  const shown = names.slice(0, 3);
-  const more = names.length - shown.length;
+  const documents = new Map<string, { heading: string; file: string; passages: number }>();
+  passages.sections.forEach((section, id) => {
+    const key = section.documentId ?? section.file ?? section.path[0];
+    if (!key) return;
+    const document = documents.get(key) ?? { heading: '', file: '', passages: 0 };
+    document.heading ||= section.path[0] ?? '';
+    document.file ||= section.file ? fileTitle(section.file) : '';
+    document.passages += passages.sectionSizes[id] ?? 0;
+    documents.set(key, document);
+  });
+  const titles: string[] = [];
+  const seen = new Set<string>();
+  for (const { heading, file } of [...documents.values()].sort((a, b) => b.passages - a.passages)) {
+    // A heading's section number ("1. Getting Started") is the manual's layout, not its name.
+    const title = (heading || file).replace(/^\s*(?:\d+\.)+\s*/, '');
+    if (!title || seen.has(title.toLowerCase())) continue;
+    seen.add(title.toLowerCase());
+    titles.push(title);
+  }
+  if (titles.length === 0) return 'the text I was taught';
+  const shown = titles.slice(0, 3);
+  const more = titles.length - shown.length;
   if (more > 0) return `${shown.join(', ')} and ${more} more`;
   return shown.length === 1 ? shown[0] : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+}
+
+/** A file's name in words: its last part, extension dropped, - and _ as spaces. */
+function fileTitle(file: string): string {
+  const name = file.split('/').pop() ?? file;
+  return name
+    .replace(/\.[A-Za-z0-9]+$/, '')
+    .replace(/[-_]+/g, ' ')
+    .trim();
 }
 
 function examplesOf(passages: PassageIndex, model: LanguageModel): string[] {

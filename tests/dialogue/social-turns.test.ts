@@ -73,8 +73,36 @@ describe('social turns', () => {
     const body = await (
       await api.fetch(postJson('http://localhost/api/chat', { message: 'What do you know about?' }))
     ).json();
-    expect(body.response).toContain('widgets.md');
+    expect(body.response).toContain('Widgets');
+    expect(body.response).not.toContain('widgets.md');
     expect(body.response).toContain('"How do I charge the battery?"');
+  });
+
+  it("names what it was taught by the documents' titles, the largest first, each title once", async () => {
+    const services = embeddedServices();
+    const paragraphs = (n: number) =>
+      Array.from({ length: n }, (_, i) => `Paragraph ${i} of the text.`).join('\n\n');
+    await services.model.train({
+      format: 'markdown',
+      name: 'docs/a-small.md',
+      text: `# 2. Small Guide\n\n${paragraphs(1)}\n`,
+    });
+    await services.model.train({
+      format: 'markdown',
+      name: 'docs/big.md',
+      text: `# Big Reference\n\n${paragraphs(6)}\n`,
+    });
+    await services.model.train({ format: 'text', name: 'notes/release-notes.txt', text: paragraphs(3) });
+    await services.model.train({
+      format: 'markdown',
+      name: 'docs/again.md',
+      text: `# Big Reference\n\n${paragraphs(2)}\n`,
+    });
+    const api = endpoint(chatHandlers(() => services));
+    const body = await (
+      await api.fetch(postJson('http://localhost/api/chat', { message: 'hello', raw: true }))
+    ).json();
+    expect(body.response).toContain('Ask me anything about Big Reference, release notes and Small Guide.');
   });
 
   it('answers an unanswerable message honestly, with questions it can answer, not with made-up text', async () => {
