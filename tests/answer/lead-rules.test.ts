@@ -12,6 +12,7 @@ const TEXT = [
   'Hiram sent his servants to Ophir with the ships.',
   'Solomon built the temple, and the temple stood in Jerusalem.',
   'The caravan travelled from Tadmor to Jerusalem with spices.',
+  'In those days Jehoash king of Zarim hid the silver of the temple in a cave.',
 ].join('\n');
 
 async function ask(message: string) {
@@ -36,6 +37,12 @@ describe('the short answer put first', () => {
   it('is a place for a where-question', async () => {
     const body = await ask('Where did the temple stand?');
     expect(body.response).toMatch(/^Jerusalem\./);
+  });
+
+  it('for "which X", is phrased as the text names it: "The Red sea", but a name in apposition alone', async () => {
+    expect((await ask('Which sea did the ships sail through to Ophir?')).response).toMatch(/^The Red sea\./);
+    const king = await ask('Which king of Zarim hid the silver?');
+    expect(king.response).toMatch(/^Jehoash\./);
   });
 
   it('is absent when nothing in the text stands in the relation: the cited sentence alone', async () => {
