@@ -13,6 +13,7 @@ const TEXT = [
   'Solomon built the temple, and the temple stood in Jerusalem.',
   'The caravan travelled from Tadmor to Jerusalem with spices.',
   'In those days Jehoash king of Zarim hid the silver of the temple in a cave.',
+  'Then Ahaz king of Tyre saw a sign in the heavens.',
 ].join('\n');
 
 async function ask(message: string) {
@@ -43,6 +44,12 @@ describe('the short answer put first', () => {
     expect((await ask('Which sea did the ships sail through to Ophir?')).response).toMatch(/^The Red sea\./);
     const king = await ask('Which king of Zarim hid the silver?');
     expect(king.response).toMatch(/^Jehoash\./);
+  });
+
+  it('for "which X of Y", is never a name the text makes X of another place', async () => {
+    const body = await ask('Which king of Zarim saw a sign in the heavens?');
+    expect(body.response).not.toMatch(/^(?:The )?Ahaz\b/);
+    expect(body.response).toContain('Ahaz king of Tyre');
   });
 
   it('is absent when nothing in the text stands in the relation: the cited sentence alone', async () => {

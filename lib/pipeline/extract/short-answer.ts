@@ -119,7 +119,11 @@ export function answerCandidates(
       }
       if (shape.kind === 'choice') {
         // Only a name qualifies the focus ("the Hudson river"); "the external model" names nothing.
+        // "Which king of Babylon": a name the text gives another restriction ("Zedekiah king of
+        // Judah") is another king, not the one asked about.
+        const otherwise = shape.focusOf && folded[i + 1] === 'of' && folded[i + 2] !== shape.focusOf;
         if (
+          !otherwise &&
           folded[i] === shape.focus &&
           i > 0 &&
           TITLE_CASE.test(tokens[i - 1]) &&

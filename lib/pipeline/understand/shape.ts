@@ -14,6 +14,8 @@ export interface QuestionShape {
   kind: AnswerKind;
   /** For "which X" / "what X" questions: the word X the answer qualifies (case-folded). */
   focus: string | null;
+  /** What the question restricts its focus to: "which king of Babylon" -> "babylon" (case-folded). */
+  focusOf?: string;
   wants: UnitWanted;
 }
 
@@ -61,7 +63,13 @@ export function shapeOf(message: string): QuestionShape {
       focus = headNoun(lower);
     }
   }
-  return { kind, focus, wants: unitWanted(lower, kind, focus) };
+  const restricted = focus ? new RegExp(`\\b${focus} of (?:the )?([a-z]+)`).exec(lower) : null;
+  return {
+    kind,
+    focus,
+    ...(restricted ? { focusOf: restricted[1] } : {}),
+    wants: unitWanted(lower, kind, focus),
+  };
 }
 
 function unitWanted(lower: string, kind: AnswerKind, focus: string | null): UnitWanted {
