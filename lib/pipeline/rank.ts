@@ -135,15 +135,16 @@ function judgeHit(
         ? NAMED_BONUS + (index.sibling(hit.id, -1) < 0 ? UNIT_KIND_BONUS : 0)
         : 0;
   const title = section.file ? titleOf(section.file) : 0;
-  const prior = search.reading.prior;
-  // A follow-up asks for something the earlier answer did not give: its very unit is the one
-  // place the answer is not, while its section and document are where to look next.
+  const { prior, said } = search.reading;
+  // A follow-up asks for something the earlier answer did not give: the units it quoted (every
+  // one, not only the first) are the one place the answer is not, while the first one's section
+  // and document are where to look next.
   // The earlier answer's place is a prior only for a unit that holds some of the message's own
   // words: one that matches only the carried words is about the earlier question, not this one.
   const priorBonus =
     prior < 0 || !hit.matched.some((i) => i < search.own)
       ? 0
-      : prior === hit.id
+      : said.includes(hit.id)
         ? -REPEAT_PENALTY
         : index.sectionIdOf(prior) === index.sectionIdOf(hit.id)
           ? PRIOR_SECTION_BONUS

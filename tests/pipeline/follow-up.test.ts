@@ -201,6 +201,7 @@ Call clear to empty the cache at once.
       shape: shapeOf(question),
       resolved: true,
       prior,
+      said: prior >= 0 ? [prior] : [],
     });
     const rankOf = (prior: number, id: number) => {
       const searches = gather(passages, [reading(prior)], evidenceBudgets.expert, false);
@@ -242,6 +243,7 @@ Type alias alone to see the list of every alias name.
       shape: shapeOf(question),
       resolved: true,
       prior: -1,
+      said: [],
     };
     const searches = gather(passages, [reading], evidenceBudgets.expert, false);
     const order = rank(passages, searches, question).map((item) => passages.text(item.hit.id));
