@@ -60,10 +60,12 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
       titles.set(file, share);
       return share;
     };
+    const rarest = topicRarest(search);
     const items = search.hits.map((hit) =>
       judgeHit(
         index,
         search,
+        rarest,
         reading,
         hit,
         topScore,
@@ -91,9 +93,33 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
   return all.sort((a, b) => b.rank - a.rank || a.hit.id - b.hit.id);
 }
 
+/**
+ * The word a unit must hold to be the answer: the reading's rarest taught word. For a follow-up
+ * read with the earlier question's words carried, the conversation has already said what it is
+ * about: a word of the message that no unit keeping that topic holds is used there in another
+ * sense or paraphrased ("carry on in the background" where the text says "resume ... in the
+ * background"; "carry" is found only in a licence), so the rarest word that some unit on the
+ * topic holds is required instead, and none when no such unit holds any.
+ */
+function topicRarest(search: ReadingSearch): number {
+  const { rarest, own, counted, hits, idf } = search;
+  if (rarest < 0 || counted <= own) return rarest;
+  const onTopic = hits.filter((hit) => keepsTopic(search, hit));
+  if (onTopic.length === 0) return rarest;
+  const held = (i: number) => onTopic.some((hit) => hit.matched.includes(i) || hit.matchedNearby.includes(i));
+  if (held(rarest)) return rarest;
+  let best = -1;
+  for (let i = 0; i < own; i++) {
+    if (search.unknownWords.includes(search.query[i].word) || !held(i)) continue;
+    if (best < 0 || idf[i] > idf[best]) best = i;
+  }
+  return best;
+}
+
 function judgeHit(
   index: PassageIndex,
   search: ReadingSearch,
+  rarest: number,
   reading: number,
   hit: PassageHit,
   topScore: number,
@@ -117,8 +143,7 @@ function judgeHit(
   }
   for (const i of hit.matchedNearby) if (i < counted) covered += NEARBY_SHARE * idf[i] * query[i].weight;
   const coverage = search.ownWeight > 0 ? Math.min(1, covered / search.ownWeight) : 0;
-  const hasRarest =
-    search.rarest < 0 || hit.matched.includes(search.rarest) || hit.matchedNearby.includes(search.rarest);
+  const hasRarest = rarest < 0 || hit.matched.includes(rarest) || hit.matchedNearby.includes(rarest);
   const text = index.text(hit.id);
   const words = passageWords(index, hit.id, text);
   const proximity = proximityOfWords(words, ownTerms);

@@ -358,14 +358,22 @@ function askedInstead(previous: string, remainder: string): { question: string; 
     // action is asked now ("and for routes that don't exist?" after "how do I handle errors from
     // all routes in one place?"): it follows the object, and what followed the object before is
     // carried, weighing less (it may be a complement the action still needs: "from upgrading").
-    const words = wordsOfQuestion(asked);
-    const verb = frameOf(words);
-    const object = verb >= 0 ? objectOf(words, verb) : null;
-    if (object) {
-      return {
-        question: `${[...words.slice(0, object[1]), ...xWords].join(' ')}?`,
-        carried: [words.slice(object[1]).join(' '), inner].filter(Boolean).join(' '),
-      };
+    // The question asked last comes first; where its object is a pronoun ("how do I paste it?"),
+    // the pronoun stood for the object of the one it leaned on, which is then the frame ("to the
+    // system clipboard" after "how do I copy a line?", "how do I paste it?").
+    for (const [text, other] of [
+      [asked, inner],
+      [inner, asked],
+    ]) {
+      const words = wordsOfQuestion(text);
+      const verb = frameOf(words);
+      const object = verb >= 0 ? objectOf(words, verb) : null;
+      if (object) {
+        return {
+          question: `${[...words.slice(0, object[1]), ...xWords].join(' ')}?`,
+          carried: [words.slice(object[1]).join(' '), other].filter(Boolean).join(' '),
+        };
+      }
     }
     // Otherwise the phrase is what the message adds: its words are searched as the message's
     // own and the earlier question's are carried beside them, weighing less.
@@ -562,12 +570,20 @@ function baseVerb(gerund: string): string {
  * earlier question named no such noun.
  */
 function withNounForOne(question: string, previous: string): string {
-  if (!ONE.test(question)) return question;
   const { asked, inner } = partsOf(previous);
-  const noun = shapeOf(asked).focus ?? (inner ? shapeOf(inner).focus : null);
-  if (!noun || STOP_WORDS.has(noun)) return question;
-  return question.replace(ONE, (_whole, before: string) => `${before} ${noun}`);
+  const found = shapeOf(asked).focus ?? (inner ? shapeOf(inner).focus : null);
+  const noun = found && !STOP_WORDS.has(found) ? found : null;
+  // "The others" and "the rest" stand for the members of a set said before that were not named:
+  // their own word says nothing of what they are ("others" is no topic to search for), so they
+  // become "the other" with the earlier "which X" noun where there is one.
+  const rest = question.replace(OTHERS, (_whole, the: string) =>
+    noun ? `${the} other ${noun}` : `${the} other`,
+  );
+  if (!ONE.test(rest) || !noun) return rest;
+  return rest.replace(ONE, (_whole, before: string) => `${before} ${noun}`);
 }
+
+const OTHERS = /\b(the)\s+(?:others|rest)\b(?!\s+of\b)/i;
 
 const ONE = /\b(which|another|other|this|that|\p{L}{3,}er)\s+one\b(?!\s+of\b)/iu;
 
