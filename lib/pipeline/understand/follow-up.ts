@@ -350,7 +350,10 @@ function askedInstead(previous: string, remainder: string): { question: string; 
   const xWords = x.split(/\s+/);
   if (xWords.length > 6) return null;
   const { asked, inner } = partsOf(previous);
-  const first = plain(xWords[0]);
+  // An adverb of direction or degree before a preposition ("back in the foreground", "also on
+  // Windows", "only for GET routes") modifies the prepositional phrase: the phrase is an adjunct.
+  const lead = PHRASE_ADVERBS.has(plain(xWords[0])) && xWords.length > 1 ? 1 : 0;
+  const first = plain(xWords[lead]);
   if (PREPOSITIONS.has(first)) {
     const replaced = withAdjunct(asked, xWords, first);
     if (replaced) return { question: replaced, carried: inner };
@@ -413,6 +416,8 @@ const PREPOSITIONS = new Set(
     ' ',
   ),
 );
+/** Adverbs that can stand before a prepositional phrase and modify it. */
+const PHRASE_ADVERBS = new Set('back also even only just still again right straight'.split(' '));
 const DETERMINERS = new Set(
   'a an the my your our their its this that these those some any every each'.split(' '),
 );
