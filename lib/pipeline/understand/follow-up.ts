@@ -397,9 +397,13 @@ function askedInstead(previous: string, remainder: string): { question: string; 
     }
     return null;
   }
+  // Asked again in the frame of the question asked last, the one it leaned on is carried (its
+  // pronoun stood for that one's topic). Asked again in the frame of the one it leaned on, the
+  // question asked last had no topic of its own to give ("how do I turn it off again?": its
+  // pronoun stood for the topic X now replaces), and nothing is carried.
   for (const [text, other] of [
     [asked, inner],
-    [inner, asked],
+    [inner, ''],
   ]) {
     if (!text) continue;
     const replaced = withTopic(wordsOfQuestion(text), xWords);
@@ -480,8 +484,17 @@ function frameOf(words: readonly string[]): number {
 function objectOf(words: readonly string[], verb: number): [number, number] | null {
   let start = verb + 1;
   while (start < words.length && DETERMINERS.has(plain(words[start]))) start++;
-  return runFrom(words, start);
+  const span = runFrom(words, start);
+  // A causative verb ("make a script exit", "let the job run") takes an object and then a bare
+  // verb: the object ends before the last word of the run when that word can be a verb.
+  if (span && CAUSATIVES.has(plain(words[verb])) && span[1] - span[0] >= 2) {
+    const last = plain(words[span[1] - 1]);
+    if (hasSense('verb', last)) return [span[0], span[1] - 1];
+  }
+  return span;
 }
+
+const CAUSATIVES = new Set('make let have help'.split(' '));
 
 /** The content words from `start` on, as a span; null when the first is not one. */
 function runFrom(words: readonly string[], start: number): [number, number] | null {
