@@ -99,7 +99,7 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
  * about: a word of the message that no unit keeping that topic holds is used there in another
  * sense or paraphrased ("carry on in the background" where the text says "resume ... in the
  * background"; "carry" is found only in a licence), so the rarest word that some unit on the
- * topic holds is required instead, and none when no such unit holds any.
+ * topic holds is required instead.
  */
 function topicRarest(search: ReadingSearch): number {
   const { rarest, own, counted, hits, idf } = search;
@@ -113,7 +113,10 @@ function topicRarest(search: ReadingSearch): number {
     if (search.unknownWords.includes(search.query[i].word) || !held(i)) continue;
     if (best < 0 || idf[i] > idf[best]) best = i;
   }
-  return best;
+  // No unit on the topic holds any word of the message's own ("how do I undo it?" where only a
+  // migration tool's "undo" is found): what the message asks is not there, and the rarest word
+  // stays required.
+  return best < 0 ? rarest : best;
 }
 
 function judgeHit(
