@@ -396,4 +396,12 @@ describe('follow-ups read from the phrase they are', () => {
     // "turn it off again" stood for the topic X now replaces: it is not carried.
     expect(read.carried).toBe('');
   });
+
+  it('reads "that" / "this" right after the verb opening a question as its subject, pointing back', () => {
+    const history = historyOf('Can the system upgrade itself automatically?');
+    expect(resolveFollowUp('Is that a good idea on unstable?', history).kind).toBe('pronoun');
+    expect(resolveFollowUp('Why is that a problem?', history).kind).toBe('pronoun');
+    // Before a clause's subject after another verb it joins clauses and points at nothing.
+    expect(resolveFollowUp('How do I check that the upgrade finished cleanly?', history).kind).toBe('none');
+  });
 });

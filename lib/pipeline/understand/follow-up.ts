@@ -260,10 +260,17 @@ function substituted(previous: string, fragment: string): string | null {
  * not name its topic.
  */
 function pointsBack(question: string): boolean {
-  // "that" before a clause's subject ("check that the file exists") joins clauses, it points at nothing.
+  // "that" before a clause's subject ("check that the file exists") joins clauses, it points at
+  // nothing; right after the verb that opens a question ("is that a good idea?", "does this
+  // work?") it is the subject itself, and points back.
   const pronouns = question.replace(
-    /\b(?:that|this)\s+(?=(?:the|a|an|my|your|our|their|it|he|she|they|we|i|you)\b)/gi,
-    ' ',
+    /(^\s*(?:(?:why|how|when|where|what)\s+)?\p{L}+\s+)?\b(?:that|this)\s+(?=(?:the|a|an|my|your|our|their|it|he|she|they|we|i|you)\b)/giu,
+    (whole, opening: string | undefined) =>
+      opening && QUESTION_OPENERS.test(opening.trim().split(/\s+/).pop() ?? '')
+        ? whole
+        : opening
+          ? `${opening} `
+          : ' ',
   );
   // The "it" of "is it possible to ..." stands for nothing.
   const pointing = pronouns.replace(DUMMY_IT, (match) => match.replace(/\bit\b/i, ' '));
@@ -273,6 +280,9 @@ function pointsBack(question: string): boolean {
   // still leans on the conversation.
   return words <= (/\bit\b/i.test(pointing) ? 5 : 3);
 }
+
+/** The auxiliary or copula that opens a yes-no question. */
+const QUESTION_OPENERS = /^(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|had)$/i;
 
 /** The "it" that stands for nothing: "is it possible to ...", "it is better to ...". */
 const DUMMY_IT =
