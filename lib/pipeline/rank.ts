@@ -173,7 +173,11 @@ function judgeHit(
     prior < 0 || !hit.matched.some((i) => i < search.own)
       ? 0
       : said.includes(hit.id)
-        ? -REPEAT_PENALTY
+        ? // ... unless the unit itself holds the word the message is most about: then it says
+          // what is asked now too (the reader may have passed over it), and it may be said again.
+          rarest >= 0 && hit.matched.includes(rarest)
+          ? 0
+          : -REPEAT_PENALTY
         : index.sectionIdOf(prior) === index.sectionIdOf(hit.id)
           ? PRIOR_SECTION_BONUS
           : index.section(prior).file !== undefined && index.section(prior).file === section.file
