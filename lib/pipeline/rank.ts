@@ -119,6 +119,15 @@ function topicRarest(search: ReadingSearch): number {
   return best < 0 ? rarest : best;
 }
 
+/**
+ * A follow-up read with the earlier question's words carried, none of whose own words was ever
+ * taught ("and how do I undo that?" where nothing says "undo"): its own words say what is asked
+ * now, and the carried words alone find only the earlier topic, which is not that.
+ */
+function ownNeverTaught(search: ReadingSearch): boolean {
+  return search.counted > search.own && search.own > 0 && search.unknownWords.length >= search.own;
+}
+
 function judgeHit(
   index: PassageIndex,
   search: ReadingSearch,
@@ -146,7 +155,8 @@ function judgeHit(
   }
   for (const i of hit.matchedNearby) if (i < counted) covered += NEARBY_SHARE * idf[i] * query[i].weight;
   const coverage = search.ownWeight > 0 ? Math.min(1, covered / search.ownWeight) : 0;
-  const hasRarest = rarest < 0 || hit.matched.includes(rarest) || hit.matchedNearby.includes(rarest);
+  const hasRarest =
+    rarest < 0 ? !ownNeverTaught(search) : hit.matched.includes(rarest) || hit.matchedNearby.includes(rarest);
   const text = index.text(hit.id);
   const words = passageWords(index, hit.id, text);
   const proximity = proximityOfWords(words, ownTerms);
@@ -169,20 +179,20 @@ function judgeHit(
   // and document are where to look next.
   // The earlier answer's place is a prior only for a unit that holds some of the message's own
   // words: one that matches only the carried words is about the earlier question, not this one.
-  const priorBonus =
-    prior < 0 || !hit.matched.some((i) => i < search.own)
+  // A quoted unit is pushed down whatever words it holds: one holding none of the message's own
+  // words is even less what is asked now ... unless the unit itself holds the word the message is
+  // most about: then it says what is asked now too (the reader may have passed over it).
+  const priorBonus = said.includes(hit.id)
+    ? rarest >= 0 && hit.matched.includes(rarest)
       ? 0
-      : said.includes(hit.id)
-        ? // ... unless the unit itself holds the word the message is most about: then it says
-          // what is asked now too (the reader may have passed over it), and it may be said again.
-          rarest >= 0 && hit.matched.includes(rarest)
-          ? 0
-          : -REPEAT_PENALTY
-        : index.sectionIdOf(prior) === index.sectionIdOf(hit.id)
-          ? PRIOR_SECTION_BONUS
-          : index.section(prior).file !== undefined && index.section(prior).file === section.file
-            ? PRIOR_DOCUMENT_BONUS
-            : 0;
+      : -REPEAT_PENALTY
+    : prior < 0 || !hit.matched.some((i) => i < search.own)
+      ? 0
+      : index.sectionIdOf(prior) === index.sectionIdOf(hit.id)
+        ? PRIOR_SECTION_BONUS
+        : index.section(prior).file !== undefined && index.section(prior).file === section.file
+          ? PRIOR_DOCUMENT_BONUS
+          : 0;
   return {
     hit,
     reading,
