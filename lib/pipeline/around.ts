@@ -39,15 +39,30 @@ export function previousPassage(index: PassageIndex, lastAnswer: string): number
  * a conversation the server keeps and one a client sends back.
  */
 export function previousPassages(index: PassageIndex, lastAnswer: string, most = 4): number[] {
-  const found: number[] = [];
+  return quotedPassages(index, lastAnswer, most).map((quoted) => quoted.id);
+}
+
+/** A passage an earlier reply quoted; `partly` when the reply showed only part of it (cut with "…"). */
+export interface QuotedPassage {
+  id: number;
+  partly: boolean;
+}
+
+/** {@link previousPassages}, each with whether the reply showed it whole or cut. */
+export function quotedPassages(index: PassageIndex, lastAnswer: string, most = 4): QuotedPassage[] {
+  const found: QuotedPassage[] = [];
   // The text after the last mark is no quoted passage ("…" or nothing); a reply cut by a length
-  // limit before any mark is still its first passage.
+  // limit before any mark is still its first passage, shown in part.
   const pieces = lastAnswer.split(/\[\d+\]/);
   const quoted = pieces.length > 1 ? pieces.slice(0, -1) : pieces;
   for (const [at, piece] of quoted.entries()) {
     if (found.length >= most) break;
     const id = quotedPassage(index, at === 0 ? piece.replace(SHORT_ANSWER_LEAD, '') : piece);
-    if (id >= 0 && !found.includes(id)) found.push(id);
+    if (id < 0 || found.some((other) => other.id === id)) continue;
+    // A snippet cut at either end ("…which may consist", "the page size… ") left part of its
+    // passage unread.
+    const partly = pieces.length === 1 || /^\s*…|…\s*$/.test(piece.split(/\n\s*\n/)[0]);
+    found.push({ id, partly });
   }
   return found;
 }

@@ -173,26 +173,29 @@ function judgeHit(
         ? NAMED_BONUS + (index.sibling(hit.id, -1) < 0 ? UNIT_KIND_BONUS : 0)
         : 0;
   const title = section.file ? titleOf(section.file) : 0;
-  const { prior, said } = search.reading;
+  const { prior, said, partly } = search.reading;
   // A follow-up asks for something the earlier answer did not give: the units it quoted (every
   // one, not only the first) are the one place the answer is not, while the first one's section
   // and document are where to look next.
   // The earlier answer's place is a prior only for a unit that holds some of the message's own
   // words: one that matches only the carried words is about the earlier question, not this one.
-  // A quoted unit is pushed down whatever words it holds: one holding none of the message's own
-  // words is even less what is asked now ... unless the unit itself holds the word the message is
-  // most about: then it says what is asked now too (the reader may have passed over it).
-  const priorBonus = said.includes(hit.id)
-    ? rarest >= 0 && hit.matched.includes(rarest)
+  // The earlier answer's units are found for a unit that holds some of the message's own words
+  // (one that matches only the carried words is about the earlier question, and is judged by
+  // them): a quoted one is pushed down, unless it holds the word the message is most about (then
+  // it says what is asked now too; the reader may have passed over it) or the reply showed only
+  // part of it (cut with "…": the answer may be in what was not shown).
+  const priorBonus =
+    prior < 0 || !hit.matched.some((i) => i < search.own)
       ? 0
-      : -REPEAT_PENALTY
-    : prior < 0 || !hit.matched.some((i) => i < search.own)
-      ? 0
-      : index.sectionIdOf(prior) === index.sectionIdOf(hit.id)
-        ? PRIOR_SECTION_BONUS
-        : index.section(prior).file !== undefined && index.section(prior).file === section.file
-          ? PRIOR_DOCUMENT_BONUS
-          : 0;
+      : said.includes(hit.id)
+        ? (rarest >= 0 && hit.matched.includes(rarest)) || partly?.includes(hit.id)
+          ? 0
+          : -REPEAT_PENALTY
+        : index.sectionIdOf(prior) === index.sectionIdOf(hit.id)
+          ? PRIOR_SECTION_BONUS
+          : index.section(prior).file !== undefined && index.section(prior).file === section.file
+            ? PRIOR_DOCUMENT_BONUS
+            : 0;
   return {
     hit,
     reading,

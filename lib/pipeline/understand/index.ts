@@ -2,7 +2,7 @@ import { type DialogueKnowledge, type SocialReply, socialReply } from '../../dia
 import type { PassageIndex } from '../../retrieval/index.js';
 import { searchTerm } from '../../retrieval/index.js';
 import type { Turn } from '../../sessions/index.js';
-import { previousPassage, previousPassages } from '../around.js';
+import { previousPassage, quotedPassages } from '../around.js';
 import type { Knowledge } from '../types.js';
 import { type FollowUp, resolveFollowUp } from './follow-up.js';
 import { asksForMadeUpText, madeUpTopic, type QuestionShape, shapeOf } from './shape.js';
@@ -22,6 +22,8 @@ export interface Reading {
   prior: number;
   /** Every unit the earlier answer quoted (the prior first): already said, so not the answer again. */
   said: readonly number[];
+  /** Those of them the earlier answer showed only in part (cut with "…"): the rest is unread. */
+  partly?: readonly number[];
 }
 
 /** What the first stage made of a message. */
@@ -58,7 +60,9 @@ export function understand(knowledge: Knowledge, message: string, history: reado
   );
   // A reply quotes up to a few units, each closed by its [n]: all of them are what the reader has
   // seen, and the first is where the earlier answer was found.
-  const said = followUp.kind === 'none' ? [] : previousPassages(passages, followUp.lastAnswer);
+  const quoted = followUp.kind === 'none' ? [] : quotedPassages(passages, followUp.lastAnswer);
+  const said = quoted.map((unit) => unit.id);
+  const partly = quoted.filter((unit) => unit.partly).map((unit) => unit.id);
   const prior = said[0] ?? -1;
   if (followUp.kind === 'why' || followUp.kind === 'more') return { kind: 'around', followUp, from: prior };
   // "An example": the one nearest the earlier answer when its section has one (the pipeline looks
@@ -82,6 +86,7 @@ export function understand(knowledge: Knowledge, message: string, history: reado
     resolved: true,
     prior,
     said,
+    partly,
   };
   // The shape of "how do I undo it?" is its own; only a fragment takes the earlier question's.
   if (followUp.question === message.trim()) resolved.shape = { ...shapeOf(message) };
