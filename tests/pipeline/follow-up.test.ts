@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { previousPassage, previousPassages } from '../../lib/pipeline/around.js';
+import { previousPassage, previousPassages, quotedPassages } from '../../lib/pipeline/around.js';
 import { gather } from '../../lib/pipeline/gather.js';
 import { rank } from '../../lib/pipeline/rank.js';
 import { REPEAT_PENALTY } from '../../lib/pipeline/tuning.js';
@@ -292,6 +292,34 @@ To undo a hold, run pkgtool unhold with the package name, and the package is upg
     // The first is the earlier answer's unit, as before; text after the last mark quotes nothing.
     expect(previousPassage(passages, reply)).toBe(hold);
     expect(previousPassages(passages, `${reply} …`)).toEqual([hold, held]);
+  });
+
+  it('marks a passage the reply showed only in part, cut with "…", and does not push it down', async () => {
+    const { passages } = await knowledgeOf();
+    const hold = idIn(passages, /^To keep a package/);
+    const held = idIn(passages, /^A held package/);
+    const reply =
+      'To keep a package at its installed version, run pkgtool hold with the package name. [1] A held package is never upgraded: pkgtool… [2]';
+    expect(quotedPassages(passages, reply)).toEqual([
+      { id: hold, partly: false },
+      { id: held, partly: true },
+    ]);
+    const question = 'How do I undo the hold?';
+    const rankOf = (partly: number[]) => {
+      const reading: Reading = {
+        question,
+        carried: 'How do I keep a package from being upgraded?',
+        shape: shapeOf(question),
+        resolved: true,
+        prior: hold,
+        said: [hold, held],
+        partly,
+      };
+      const searches = gather(passages, [reading], evidenceBudgets.expert, false);
+      return rank(passages, searches, question).find((item) => item.hit.id === held)?.rank ?? Number.NaN;
+    };
+    // What the reply did not show may hold the answer: the unit is neither pushed down nor lifted.
+    expect(rankOf([held])).toBeCloseTo(rankOf([]) + REPEAT_PENALTY, 5);
   });
 
   it('pushes down every unit the earlier answer quoted, not only its first', async () => {
