@@ -24,13 +24,55 @@ const REASON_MARKERS: [RegExp, number][] = [
 ];
 
 /**
- * The passage the previous reply quoted, found again by searching for its words (the reply is all
- * a stateless client sends back). -1 when none matches well.
+ * The passage the previous reply quoted first, found again by searching for its words (the reply
+ * is all a stateless client sends back). -1 when none matches well.
  */
 export function previousPassage(index: PassageIndex, lastAnswer: string): number {
-  const quoted = lastAnswer
-    .replace(/^\p{Lu}[\p{L}'’ -]{0,40}\.\s+/u, '')
-    .split(/\[\d+\]/)[0]
+  return previousPassages(index, lastAnswer, 1)[0] ?? -1;
+}
+
+/**
+ * Every passage the previous reply quoted, in the order it cited them: a reply is its snippets,
+ * each closed by its citation mark `[n]`, so the text before each mark is one quoted passage (its
+ * first block: a snippet followed by the code it announces is two passages). A snippet whose
+ * passage is not found again well is skipped. Found from the reply's words alone, the same for
+ * a conversation the server keeps and one a client sends back.
+ */
+export function previousPassages(index: PassageIndex, lastAnswer: string, most = 4): number[] {
+  return quotedPassages(index, lastAnswer, most).map((quoted) => quoted.id);
+}
+
+/** A passage an earlier reply quoted; `partly` when the reply showed only part of it (cut with "…"). */
+export interface QuotedPassage {
+  id: number;
+  partly: boolean;
+}
+
+/** {@link previousPassages}, each with whether the reply showed it whole or cut. */
+export function quotedPassages(index: PassageIndex, lastAnswer: string, most = 4): QuotedPassage[] {
+  const found: QuotedPassage[] = [];
+  // The text after the last mark is no quoted passage ("…" or nothing); a reply cut by a length
+  // limit before any mark is still its first passage, shown in part.
+  const pieces = lastAnswer.split(/\[\d+\]/);
+  const quoted = pieces.length > 1 ? pieces.slice(0, -1) : pieces;
+  for (const [at, piece] of quoted.entries()) {
+    if (found.length >= most) break;
+    const id = quotedPassage(index, at === 0 ? piece.replace(SHORT_ANSWER_LEAD, '') : piece);
+    if (id < 0 || found.some((other) => other.id === id)) continue;
+    // A snippet cut at either end ("…which may consist", "the page size… ") left part of its
+    // passage unread.
+    const partly = pieces.length === 1 || /^\s*…|…\s*$/.test(piece.split(/\n\s*\n/)[0]);
+    found.push({ id, partly });
+  }
+  return found;
+}
+
+/** A short answer put before the first snippet ("Naomi. ..."): not the passage's own words. */
+const SHORT_ANSWER_LEAD = /^\p{Lu}[\p{L}'’ -]{0,40}\.\s+/u;
+
+function quotedPassage(index: PassageIndex, piece: string): number {
+  const quoted = piece
+    .trim()
     // The first block: a snippet followed by the code it announces is two passages.
     .split(/\n\s*\n/)[0]
     .replace(/[…`*_#>|]/g, ' ');

@@ -60,10 +60,12 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
       titles.set(file, share);
       return share;
     };
+    const rarest = topicRarest(search);
     const items = search.hits.map((hit) =>
       judgeHit(
         index,
         search,
+        rarest,
         reading,
         hit,
         topScore,
@@ -91,9 +93,45 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
   return all.sort((a, b) => b.rank - a.rank || a.hit.id - b.hit.id);
 }
 
+/**
+ * The word a unit must hold to be the answer: the reading's rarest taught word. For a follow-up
+ * read with the earlier question's words carried, the conversation has already said what it is
+ * about: a word of the message that no unit keeping that topic holds is used there in another
+ * sense or paraphrased ("carry on in the background" where the text says "resume ... in the
+ * background"; "carry" is found only in a licence), so the rarest word that some unit on the
+ * topic holds is required instead.
+ */
+function topicRarest(search: ReadingSearch): number {
+  const { rarest, own, counted, hits, idf } = search;
+  if (rarest < 0 || counted <= own) return rarest;
+  const onTopic = hits.filter((hit) => keepsTopic(search, hit));
+  if (onTopic.length === 0) return rarest;
+  const held = (i: number) => onTopic.some((hit) => hit.matched.includes(i) || hit.matchedNearby.includes(i));
+  if (held(rarest)) return rarest;
+  let best = -1;
+  for (let i = 0; i < own; i++) {
+    if (search.unknownWords.includes(search.query[i].word) || !held(i)) continue;
+    if (best < 0 || idf[i] > idf[best]) best = i;
+  }
+  // No unit on the topic holds any word of the message's own ("how do I undo it?" where only a
+  // migration tool's "undo" is found): what the message asks is not there, and the rarest word
+  // stays required.
+  return best < 0 ? rarest : best;
+}
+
+/**
+ * A follow-up read with the earlier question's words carried, none of whose own words was ever
+ * taught ("and how do I undo that?" where nothing says "undo"): its own words say what is asked
+ * now, and the carried words alone find only the earlier topic, which is not that.
+ */
+function ownNeverTaught(search: ReadingSearch): boolean {
+  return search.counted > search.own && search.own > 0 && search.unknownWords.length >= search.own;
+}
+
 function judgeHit(
   index: PassageIndex,
   search: ReadingSearch,
+  rarest: number,
   reading: number,
   hit: PassageHit,
   topScore: number,
@@ -118,7 +156,7 @@ function judgeHit(
   for (const i of hit.matchedNearby) if (i < counted) covered += NEARBY_SHARE * idf[i] * query[i].weight;
   const coverage = search.ownWeight > 0 ? Math.min(1, covered / search.ownWeight) : 0;
   const hasRarest =
-    search.rarest < 0 || hit.matched.includes(search.rarest) || hit.matchedNearby.includes(search.rarest);
+    rarest < 0 ? !ownNeverTaught(search) : hit.matched.includes(rarest) || hit.matchedNearby.includes(rarest);
   const text = index.text(hit.id);
   const words = passageWords(index, hit.id, text);
   const proximity = proximityOfWords(words, ownTerms);
@@ -135,16 +173,24 @@ function judgeHit(
         ? NAMED_BONUS + (index.sibling(hit.id, -1) < 0 ? UNIT_KIND_BONUS : 0)
         : 0;
   const title = section.file ? titleOf(section.file) : 0;
-  const prior = search.reading.prior;
-  // A follow-up asks for something the earlier answer did not give: its very unit is the one
-  // place the answer is not, while its section and document are where to look next.
+  const { prior, said, partly } = search.reading;
+  // A follow-up asks for something the earlier answer did not give: the units it quoted (every
+  // one, not only the first) are the one place the answer is not, while the first one's section
+  // and document are where to look next.
   // The earlier answer's place is a prior only for a unit that holds some of the message's own
   // words: one that matches only the carried words is about the earlier question, not this one.
+  // The earlier answer's units are found for a unit that holds some of the message's own words
+  // (one that matches only the carried words is about the earlier question, and is judged by
+  // them): a quoted one is pushed down, unless it holds the word the message is most about (then
+  // it says what is asked now too; the reader may have passed over it) or the reply showed only
+  // part of it (cut with "…": the answer may be in what was not shown).
   const priorBonus =
     prior < 0 || !hit.matched.some((i) => i < search.own)
       ? 0
-      : prior === hit.id
-        ? -REPEAT_PENALTY
+      : said.includes(hit.id)
+        ? (rarest >= 0 && hit.matched.includes(rarest)) || partly?.includes(hit.id)
+          ? 0
+          : -REPEAT_PENALTY
         : index.sectionIdOf(prior) === index.sectionIdOf(hit.id)
           ? PRIOR_SECTION_BONUS
           : index.section(prior).file !== undefined && index.section(prior).file === section.file

@@ -166,3 +166,36 @@ describe('follow-ups on documents, on every way in', () => {
     }
   });
 });
+
+describe('what the earlier answer quoted is not said again, on every way in', () => {
+  /** How to hold a package, what a hold does, how to release one; nothing says "undo". */
+  const PACKAGES = `# pkgtool
+
+## Holding packages
+
+To keep a package at its installed version, run pkgtool hold with the package name.
+
+A held package stays at its installed version when the rest of the system is upgraded, and pkgtool upgrade lists it as kept back.
+
+## Releasing a hold
+
+A held package can be released: run pkgtool unhold with the package name, and the next upgrade installs its new version.
+`;
+  let services: Services;
+  beforeAll(async () => {
+    services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'pkgtool.md', text: PACKAGES });
+  });
+
+  for (const way of ['Variant A session', 'Variant B history', '/api/v1 messages', '/api/ui/chat messages']) {
+    it(`${way}: "and how do I undo that?" restates neither unit the earlier answer quoted`, async () => {
+      const chat = waysIn(services)[way]();
+      const first = await chat('How do I keep a package at its installed version?');
+      expect(first.text).toMatch(/pkgtool hold/);
+      expect(first.text).toMatch(/stays at its installed version/);
+      const next = await chat('And how do I undo that?');
+      expect(next.text).not.toMatch(/pkgtool hold with/);
+      expect(next.text).not.toMatch(/stays at its installed version/);
+    });
+  }
+});

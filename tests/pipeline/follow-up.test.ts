@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { previousPassage, previousPassages, quotedPassages } from '../../lib/pipeline/around.js';
 import { gather } from '../../lib/pipeline/gather.js';
 import { rank } from '../../lib/pipeline/rank.js';
+import { REPEAT_PENALTY } from '../../lib/pipeline/tuning.js';
 import { evidenceBudgets } from '../../lib/pipeline/types.js';
 import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
 import type { Reading } from '../../lib/pipeline/understand/index.js';
@@ -201,6 +203,7 @@ Call clear to empty the cache at once.
       shape: shapeOf(question),
       resolved: true,
       prior,
+      said: prior >= 0 ? [prior] : [],
     });
     const rankOf = (prior: number, id: number) => {
       const searches = gather(passages, [reading(prior)], evidenceBudgets.expert, false);
@@ -242,6 +245,7 @@ Type alias alone to see the list of every alias name.
       shape: shapeOf(question),
       resolved: true,
       prior: -1,
+      said: [],
     };
     const searches = gather(passages, [reading], evidenceBudgets.expert, false);
     const order = rank(passages, searches, question).map((item) => passages.text(item.hit.id));
@@ -250,5 +254,186 @@ Type alias alone to see the list of every alias name.
     // The alias entry has more of the message's own words, but nothing of the earlier topic.
     expect(withTopic).toBeGreaterThanOrEqual(0);
     expect(withTopic).toBeLessThan(withoutTopic);
+  });
+});
+
+describe('what the earlier answer said', () => {
+  /** Package documentation: how to hold a package, what a hold does, and how to release it. */
+  const PACKAGES = `# pkgtool
+
+## Holding packages
+
+To keep a package at its installed version, run pkgtool hold with the package name.
+
+A held package is never upgraded: pkgtool upgrade lists it as kept back.
+
+## Releasing a hold
+
+To undo a hold, run pkgtool unhold with the package name, and the package is upgraded again.
+`;
+
+  const knowledgeOf = async () => {
+    const services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'pkgtool.md', text: PACKAGES });
+    return services.model.knowledge();
+  };
+  const idIn = (passages: Awaited<ReturnType<typeof knowledgeOf>>['passages'], pattern: RegExp) => {
+    for (let id = 0; id < passages.size; id++) if (pattern.test(passages.text(id))) return id;
+    throw new Error(`no passage ${pattern}`);
+  };
+
+  it('finds every passage a reply quoted, each closed by its [n], in the order cited', async () => {
+    const { passages } = await knowledgeOf();
+    const hold = idIn(passages, /^To keep a package/);
+    const held = idIn(passages, /^A held package/);
+    const reply =
+      'To keep a package at its installed version, run pkgtool hold with the package name. [1] A held package is never upgraded: pkgtool upgrade lists it as kept back. [2]';
+    expect(previousPassages(passages, reply)).toEqual([hold, held]);
+    // The first is the earlier answer's unit, as before; text after the last mark quotes nothing.
+    expect(previousPassage(passages, reply)).toBe(hold);
+    expect(previousPassages(passages, `${reply} …`)).toEqual([hold, held]);
+  });
+
+  it('marks a passage the reply showed only in part, cut with "…", and does not push it down', async () => {
+    const { passages } = await knowledgeOf();
+    const hold = idIn(passages, /^To keep a package/);
+    const held = idIn(passages, /^A held package/);
+    const reply =
+      'To keep a package at its installed version, run pkgtool hold with the package name. [1] A held package is never upgraded: pkgtool… [2]';
+    expect(quotedPassages(passages, reply)).toEqual([
+      { id: hold, partly: false },
+      { id: held, partly: true },
+    ]);
+    const question = 'How do I undo the hold?';
+    const rankOf = (partly: number[]) => {
+      const reading: Reading = {
+        question,
+        carried: 'How do I keep a package from being upgraded?',
+        shape: shapeOf(question),
+        resolved: true,
+        prior: hold,
+        said: [hold, held],
+        partly,
+      };
+      const searches = gather(passages, [reading], evidenceBudgets.expert, false);
+      return rank(passages, searches, question).find((item) => item.hit.id === held)?.rank ?? Number.NaN;
+    };
+    // What the reply did not show may hold the answer: the unit is neither pushed down nor lifted.
+    expect(rankOf([held])).toBeCloseTo(rankOf([]) + REPEAT_PENALTY, 5);
+  });
+
+  it('pushes down every unit the earlier answer quoted, not only its first', async () => {
+    const { passages } = await knowledgeOf();
+    const hold = idIn(passages, /^To keep a package/);
+    const held = idIn(passages, /^A held package/);
+    const rankOf = (question: string, said: number[]) => {
+      const reading: Reading = {
+        question,
+        carried: 'How do I keep a package from being upgraded?',
+        shape: shapeOf(question),
+        resolved: true,
+        prior: said[0] ?? -1,
+        said,
+      };
+      const searches = gather(passages, [reading], evidenceBudgets.expert, false);
+      const found = rank(passages, searches, question).find((item) => item.hit.id === held);
+      if (!found) throw new Error('the held passage is not ranked');
+      return found.rank;
+    };
+    // "undo" is what the message is about, and the unit quoted second does not hold it: it is
+    // pushed down as the first is, the reader has seen it.
+    const undo = 'How do I undo the hold?';
+    expect(rankOf(undo, [hold, held])).toBeCloseTo(rankOf(undo, []) - REPEAT_PENALTY, 5);
+    expect(rankOf(undo, [hold, held])).toBeLessThan(rankOf(undo, [hold]));
+    // A quoted unit that holds the word the message is most about says what is asked now too.
+    const upgraded = 'Is a held package upgraded?';
+    expect(rankOf(upgraded, [hold, held])).toBeCloseTo(rankOf(upgraded, []), 5);
+  });
+});
+
+describe('the word a resolved reading requires', () => {
+  /** A manual with job control, and a licence that uses one of the question's words in another sense. */
+  const JOBS = `# shell
+
+## Job control
+
+### Resuming jobs
+
+The bg builtin resumes a stopped job in the background, as if it had been started with an ampersand.
+
+The fg builtin resumes a stopped job in the foreground.
+
+## Licence
+
+You must carry the notice on every copy you make, and carry the cover texts clearly.
+`;
+
+  it('is one that a unit on the earlier topic holds: a rarer word found only elsewhere is not required', async () => {
+    const services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'shell.md', text: JOBS });
+    const { passages } = await services.model.knowledge();
+    const question = 'How do I let it carry on in the background?';
+    const reading: Reading = {
+      question,
+      carried: 'How do I stop a job for a moment?',
+      shape: shapeOf(question),
+      resolved: true,
+      prior: -1,
+      said: [],
+    };
+    const searches = gather(passages, [reading], evidenceBudgets.expert, false);
+    const ranked = rank(passages, searches, question);
+    // "carry" is the rarest word, but only the licence, which shares nothing with the earlier
+    // question, holds it: the job unit holding "background" is the one required to answer.
+    expect(passages.text(ranked[0].hit.id)).toMatch(/^The bg builtin/);
+    expect(ranked[0].hasRarest).toBe(true);
+    const licence = ranked.find((item) => /carry the notice/.test(passages.text(item.hit.id)));
+    expect(licence?.hasRarest).toBe(false);
+  });
+});
+
+describe('follow-ups read from the phrase they are', () => {
+  it('reads "the others" as the other members of what the earlier "which X" asked about', () => {
+    const read = resolveFollowUp('How do I disable the others?', historyOf('Which hook runs first?'));
+    expect(read.kind).toBe('pronoun');
+    expect(read.question).toBe('How do I disable the other hook?');
+    // With no such noun, "the others" is no word to search for; the earlier question is carried.
+    const alone = resolveFollowUp('How do I close all the others?', historyOf('How do I split the window?'));
+    expect(alone.question).toBe('How do I close all the other?');
+  });
+
+  it('attaches a prepositional phrase to the object a pronoun stood for ("how do I paste it?")', () => {
+    const read = resolveFollowUp(
+      'What about to the system clipboard?',
+      historyOf('How do I copy a line?', 'How do I paste it?'),
+    );
+    expect(read.question).toBe('How do I copy a line to the system clipboard?');
+    expect(read.carried).toBe('How do I paste it?');
+  });
+
+  it('keeps an adverb before a prepositional phrase with the phrase ("back in the foreground")', () => {
+    const read = resolveFollowUp(
+      'And back in the foreground?',
+      historyOf('How do I run the job in the background?'),
+    );
+    expect(read.question).toBe('How do I run the job back in the foreground?');
+  });
+
+  it('ends the object of a causative verb before its bare verb, and carries nothing of a pronoun question', () => {
+    const read = resolveFollowUp(
+      'What about pipelines?',
+      historyOf('How do I make a script exit when a command fails?', 'And how do I turn it off again?'),
+    );
+    expect(read.question).toBe('How do I make pipelines exit when a command fails?');
+    // "turn it off again" stood for the topic X now replaces: it is not carried.
+    expect(read.carried).toBe('');
+  });
+
+  it('reads "that" / "this" right after the verb opening a question as its subject, pointing back', () => {
+    const history = historyOf('Can the system upgrade itself automatically?');
+    expect(resolveFollowUp('Is that a good idea on unstable?', history).kind).toBe('pronoun');
+    expect(resolveFollowUp('Why is that a problem?', history).kind).toBe('pronoun');
+    // Before a clause's subject after another verb it joins clauses and points at nothing.
+    expect(resolveFollowUp('How do I check that the upgrade finished cleanly?', history).kind).toBe('none');
   });
 });

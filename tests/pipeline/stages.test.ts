@@ -57,7 +57,7 @@ async function knowledgeOf(...documents: { format: 'markdown' | 'text'; name: st
 }
 
 function readingOf(question: string, extra: Partial<Reading> = {}): Reading {
-  return { question, carried: '', shape: shapeOf(question), resolved: false, prior: -1, ...extra };
+  return { question, carried: '', shape: shapeOf(question), resolved: false, prior: -1, said: [], ...extra };
 }
 
 const ask = askPipeline;

@@ -260,10 +260,17 @@ function substituted(previous: string, fragment: string): string | null {
  * not name its topic.
  */
 function pointsBack(question: string): boolean {
-  // "that" before a clause's subject ("check that the file exists") joins clauses, it points at nothing.
+  // "that" before a clause's subject ("check that the file exists") joins clauses, it points at
+  // nothing; right after the verb that opens a question ("is that a good idea?", "does this
+  // work?") it is the subject itself, and points back.
   const pronouns = question.replace(
-    /\b(?:that|this)\s+(?=(?:the|a|an|my|your|our|their|it|he|she|they|we|i|you)\b)/gi,
-    ' ',
+    /(^\s*(?:(?:why|how|when|where|what)\s+)?\p{L}+\s+)?\b(?:that|this)\s+(?=(?:the|a|an|my|your|our|their|it|he|she|they|we|i|you)\b)/giu,
+    (whole, opening: string | undefined) =>
+      opening && QUESTION_OPENERS.test(opening.trim().split(/\s+/).pop() ?? '')
+        ? whole
+        : opening
+          ? `${opening} `
+          : ' ',
   );
   // The "it" of "is it possible to ..." stands for nothing.
   const pointing = pronouns.replace(DUMMY_IT, (match) => match.replace(/\bit\b/i, ' '));
@@ -273,6 +280,9 @@ function pointsBack(question: string): boolean {
   // still leans on the conversation.
   return words <= (/\bit\b/i.test(pointing) ? 5 : 3);
 }
+
+/** The auxiliary or copula that opens a yes-no question. */
+const QUESTION_OPENERS = /^(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|had)$/i;
 
 /** The "it" that stands for nothing: "is it possible to ...", "it is better to ...". */
 const DUMMY_IT =
@@ -350,7 +360,10 @@ function askedInstead(previous: string, remainder: string): { question: string; 
   const xWords = x.split(/\s+/);
   if (xWords.length > 6) return null;
   const { asked, inner } = partsOf(previous);
-  const first = plain(xWords[0]);
+  // An adverb of direction or degree before a preposition ("back in the foreground", "also on
+  // Windows", "only for GET routes") modifies the prepositional phrase: the phrase is an adjunct.
+  const lead = PHRASE_ADVERBS.has(plain(xWords[0])) && xWords.length > 1 ? 1 : 0;
+  const first = plain(xWords[lead]);
   if (PREPOSITIONS.has(first)) {
     const replaced = withAdjunct(asked, xWords, first);
     if (replaced) return { question: replaced, carried: inner };
@@ -358,14 +371,22 @@ function askedInstead(previous: string, remainder: string): { question: string; 
     // action is asked now ("and for routes that don't exist?" after "how do I handle errors from
     // all routes in one place?"): it follows the object, and what followed the object before is
     // carried, weighing less (it may be a complement the action still needs: "from upgrading").
-    const words = wordsOfQuestion(asked);
-    const verb = frameOf(words);
-    const object = verb >= 0 ? objectOf(words, verb) : null;
-    if (object) {
-      return {
-        question: `${[...words.slice(0, object[1]), ...xWords].join(' ')}?`,
-        carried: [words.slice(object[1]).join(' '), inner].filter(Boolean).join(' '),
-      };
+    // The question asked last comes first; where its object is a pronoun ("how do I paste it?"),
+    // the pronoun stood for the object of the one it leaned on, which is then the frame ("to the
+    // system clipboard" after "how do I copy a line?", "how do I paste it?").
+    for (const [text, other] of [
+      [asked, inner],
+      [inner, asked],
+    ]) {
+      const words = wordsOfQuestion(text);
+      const verb = frameOf(words);
+      const object = verb >= 0 ? objectOf(words, verb) : null;
+      if (object) {
+        return {
+          question: `${[...words.slice(0, object[1]), ...xWords].join(' ')}?`,
+          carried: [words.slice(object[1]).join(' '), other].filter(Boolean).join(' '),
+        };
+      }
     }
     // Otherwise the phrase is what the message adds: its words are searched as the message's
     // own and the earlier question's are carried beside them, weighing less.
@@ -386,9 +407,13 @@ function askedInstead(previous: string, remainder: string): { question: string; 
     }
     return null;
   }
+  // Asked again in the frame of the question asked last, the one it leaned on is carried (its
+  // pronoun stood for that one's topic). Asked again in the frame of the one it leaned on, the
+  // question asked last had no topic of its own to give ("how do I turn it off again?": its
+  // pronoun stood for the topic X now replaces), and nothing is carried.
   for (const [text, other] of [
     [asked, inner],
-    [inner, asked],
+    [inner, ''],
   ]) {
     if (!text) continue;
     const replaced = withTopic(wordsOfQuestion(text), xWords);
@@ -405,6 +430,8 @@ const PREPOSITIONS = new Set(
     ' ',
   ),
 );
+/** Adverbs that can stand before a prepositional phrase and modify it. */
+const PHRASE_ADVERBS = new Set('back also even only just still again right straight'.split(' '));
 const DETERMINERS = new Set(
   'a an the my your our their its this that these those some any every each'.split(' '),
 );
@@ -467,8 +494,17 @@ function frameOf(words: readonly string[]): number {
 function objectOf(words: readonly string[], verb: number): [number, number] | null {
   let start = verb + 1;
   while (start < words.length && DETERMINERS.has(plain(words[start]))) start++;
-  return runFrom(words, start);
+  const span = runFrom(words, start);
+  // A causative verb ("make a script exit", "let the job run") takes an object and then a bare
+  // verb: the object ends before the last word of the run when that word can be a verb.
+  if (span && CAUSATIVES.has(plain(words[verb])) && span[1] - span[0] >= 2) {
+    const last = plain(words[span[1] - 1]);
+    if (hasSense('verb', last)) return [span[0], span[1] - 1];
+  }
+  return span;
 }
+
+const CAUSATIVES = new Set('make let have help'.split(' '));
 
 /** The content words from `start` on, as a span; null when the first is not one. */
 function runFrom(words: readonly string[], start: number): [number, number] | null {
@@ -562,12 +598,20 @@ function baseVerb(gerund: string): string {
  * earlier question named no such noun.
  */
 function withNounForOne(question: string, previous: string): string {
-  if (!ONE.test(question)) return question;
   const { asked, inner } = partsOf(previous);
-  const noun = shapeOf(asked).focus ?? (inner ? shapeOf(inner).focus : null);
-  if (!noun || STOP_WORDS.has(noun)) return question;
-  return question.replace(ONE, (_whole, before: string) => `${before} ${noun}`);
+  const found = shapeOf(asked).focus ?? (inner ? shapeOf(inner).focus : null);
+  const noun = found && !STOP_WORDS.has(found) ? found : null;
+  // "The others" and "the rest" stand for the members of a set said before that were not named:
+  // their own word says nothing of what they are ("others" is no topic to search for), so they
+  // become "the other" with the earlier "which X" noun where there is one.
+  const rest = question.replace(OTHERS, (_whole, the: string) =>
+    noun ? `${the} other ${noun}` : `${the} other`,
+  );
+  if (!ONE.test(rest) || !noun) return rest;
+  return rest.replace(ONE, (_whole, before: string) => `${before} ${noun}`);
 }
+
+const OTHERS = /\b(the)\s+(?:others|rest)\b(?!\s+of\b)/i;
 
 const ONE = /\b(which|another|other|this|that|\p{L}{3,}er)\s+one\b(?!\s+of\b)/iu;
 

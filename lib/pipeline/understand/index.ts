@@ -2,7 +2,7 @@ import { type DialogueKnowledge, type SocialReply, socialReply } from '../../dia
 import type { PassageIndex } from '../../retrieval/index.js';
 import { searchTerm } from '../../retrieval/index.js';
 import type { Turn } from '../../sessions/index.js';
-import { previousPassage } from '../around.js';
+import { previousPassage, quotedPassages } from '../around.js';
 import type { Knowledge } from '../types.js';
 import { type FollowUp, resolveFollowUp } from './follow-up.js';
 import { asksForMadeUpText, madeUpTopic, type QuestionShape, shapeOf } from './shape.js';
@@ -20,6 +20,10 @@ export interface Reading {
   resolved: boolean;
   /** The earlier answer's unit (a passage id), a prior in ranking; -1 for none. */
   prior: number;
+  /** Every unit the earlier answer quoted (the prior first): already said, so not the answer again. */
+  said: readonly number[];
+  /** Those of them the earlier answer showed only in part (cut with "…"): the rest is unread. */
+  partly?: readonly number[];
 }
 
 /** What the first stage made of a message. */
@@ -54,7 +58,12 @@ export function understand(knowledge: Knowledge, message: string, history: reado
     (answer) => topicOfAnswer(passages, answer),
     (name) => isCommon(passages, name),
   );
-  const prior = followUp.kind === 'none' ? -1 : previousPassage(passages, followUp.lastAnswer);
+  // A reply quotes up to a few units, each closed by its [n]: all of them are what the reader has
+  // seen, and the first is where the earlier answer was found.
+  const quoted = followUp.kind === 'none' ? [] : quotedPassages(passages, followUp.lastAnswer);
+  const said = quoted.map((unit) => unit.id);
+  const partly = quoted.filter((unit) => unit.partly).map((unit) => unit.id);
+  const prior = said[0] ?? -1;
   if (followUp.kind === 'why' || followUp.kind === 'more') return { kind: 'around', followUp, from: prior };
   // "An example": the one nearest the earlier answer when its section has one (the pipeline looks
   // there first), else an example of the earlier question's topic, searched as a how-to.
@@ -67,6 +76,7 @@ export function understand(knowledge: Knowledge, message: string, history: reado
     shape: shapeOf(message),
     resolved: false,
     prior: -1,
+    said: [],
   };
   if (followUp.kind === 'none') return { kind: 'question', readings: [asWritten], followUp };
   const resolved: Reading = {
@@ -75,6 +85,8 @@ export function understand(knowledge: Knowledge, message: string, history: reado
     shape: shapeOf(followUp.question === message.trim() ? followUp.lastQuestion : followUp.question),
     resolved: true,
     prior,
+    said,
+    partly,
   };
   // The shape of "how do I undo it?" is its own; only a fragment takes the earlier question's.
   if (followUp.question === message.trim()) resolved.shape = { ...shapeOf(message) };
