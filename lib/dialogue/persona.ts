@@ -112,7 +112,7 @@ export const PERSONA: readonly Intent[] = [
       'who created you',
     ],
     replies: [
-      "I'm a chat assistant: a small chat service that answers questions from the text it was taught ({taught}), with the passages I used as sources. I run on my own n-gram language model, so I don't need a paid AI model.",
+      "I'm a chat assistant: a small chat service that answers questions from the text it was taught, with the passages I used as sources. I run on my own n-gram language model, so I don't need a paid AI model.",
     ],
   },
   {
@@ -286,7 +286,7 @@ export const PERSONA: readonly Intent[] = [
       'be funny',
     ],
     replies: [
-      "Here's one: I asked my n-gram model for a joke, and it said the punchline was statistically unlikely. I'm better at answering questions about {taught}!",
+      "Here's one: I asked my n-gram model for a joke, and it said the punchline was statistically unlikely. I'm better at answering questions about what I was taught!",
     ],
   },
   {

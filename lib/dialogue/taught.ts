@@ -54,7 +54,10 @@ function taughtPhrase(passages: PassageIndex): string {
   const seen = new Set<string>();
   for (const { heading, file } of [...documents.values()].sort((a, b) => b.passages - a.passages)) {
     // A heading's section number ("1. Getting Started") is the manual's layout, not its name.
-    const title = (heading || file).replace(/^\s*(?:\d+\.)+\s*/, '');
+    const unnumbered = heading.replace(/^\s*(?:\d+\.)+\s*/, '');
+    // A long first heading is a sentence about the document ("semver(1) -- The semantic versioner
+    // for npm"), not its name: the file's name says it shorter.
+    const title = unnumbered && (unnumbered.split(/\s+/).length <= TITLE_WORDS || !file) ? unnumbered : file;
     if (!title || seen.has(title.toLowerCase())) continue;
     seen.add(title.toLowerCase());
     titles.push(title);
@@ -65,6 +68,9 @@ function taughtPhrase(passages: PassageIndex): string {
   if (more > 0) return `${shown.join(', ')} and ${more} more`;
   return shown.length === 1 ? shown[0] : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
 }
+
+/** Most words a first heading may have to name its document. */
+const TITLE_WORDS = 4;
 
 /** A file's name in words: its last part, extension dropped, - and _ as spaces. */
 function fileTitle(file: string): string {

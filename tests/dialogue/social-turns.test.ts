@@ -103,6 +103,27 @@ describe('social turns', () => {
       await api.fetch(postJson('http://localhost/api/chat', { message: 'hello', raw: true }))
     ).json();
     expect(body.response).toContain('Ask me anything about Big Reference, release notes and Small Guide.');
+    // Small talk inside a conversation about the documents holds nothing of them.
+    for (const message of ['tell me a joke', 'who are you?', 'thanks!', 'bye']) {
+      const reply = await (
+        await api.fetch(postJson('http://localhost/api/chat', { message, raw: true }))
+      ).json();
+      expect(reply.response, message).not.toMatch(/Big Reference|Small Guide|release notes|Paragraph/);
+    }
+  });
+
+  it('names a document by its file when its first heading is a sentence, not a name', async () => {
+    const services = embeddedServices();
+    await services.model.train({
+      format: 'markdown',
+      name: 'docs/semver.md',
+      text: '# semver(1) -- The semantic versioner for npm\n\nParagraph of the text.\n',
+    });
+    const api = endpoint(chatHandlers(() => services));
+    const body = await (
+      await api.fetch(postJson('http://localhost/api/chat', { message: 'hello', raw: true }))
+    ).json();
+    expect(body.response).toContain('Ask me anything about semver.');
   });
 
   it('answers an unanswerable message honestly, with questions it can answer, not with made-up text', async () => {
