@@ -17,6 +17,7 @@ export function trimToQuestion(
   weights: ReadonlyMap<string, number>,
   mustKeep: string | null,
 ): string {
+  sentence = withoutPageReferences(sentence);
   const words = sentence.split(/\s+/);
   // A line that stops mid-sentence (a verse ending in a comma) is shown as running on.
   if (words.length <= SNIPPET_WORDS) return sentence.replace(/\s*[,;:]$/, '…');
@@ -44,6 +45,19 @@ export function trimToQuestion(
   const tail = best.to < clauses.length - 1 || cut !== best.text ? '…' : '';
   return `${head}${cut.replace(/[,;:]$/, '')}${tail}`;
 }
+
+/**
+ * A printed manual's cross-references in parentheses ("(see Section 3.2.3 [Pipelines], page 10)",
+ * as Texinfo writes them in GNU manuals' PDFs) point the reader of paper elsewhere: quoted in a
+ * reply they say nothing and crowd out the words that answer ("Exit immediately if a pipeline
+ * (see ...), which may consist of a single simple command (see ...), a list (see ...) ...").
+ */
+export function withoutPageReferences(text: string): string {
+  return text.replace(PAGE_REFERENCE, '');
+}
+
+const PAGE_REFERENCE =
+  /\s*\((?:see|See) (?:Section|Chapter|Appendix) [\dA-Z][\d.]* \[[^\]]*\],? pages? \d+(?:[-–]\d+)?\)/g;
 
 /** Sum of the question weights of the distinct terms a text contains. */
 export function weightOf(text: string, weights: ReadonlyMap<string, number>): number {
