@@ -36,9 +36,9 @@ function client(services: Services) {
   const documents = endpoint(adminDocumentsHandlers(() => services));
   let asked = 0;
   return {
-    train: async (text: string, documentId: string) => {
+    train: async (text: string, documentId: string, format = 'markdown') => {
       const response = await train.fetch(
-        postJson('http://127.0.0.1/api/train', { text, documentId, format: 'markdown' }),
+        postJson('http://127.0.0.1/api/train', { text, documentId, format }),
       );
       expect(response.status).toBe(200);
     },
@@ -101,12 +101,36 @@ async function neverServesGoneText(services: Services): Promise<void> {
   expect((await api.ask('What boils water for tea?')).response).toContain('kettle');
 }
 
+/**
+ * The dialogue layer keeps what a message matched per trained dialogue list: a message sent
+ * again after its dialogue was replaced or deleted is matched against what is trained now.
+ */
+async function neverRepliesFromGoneDialogue(services: Services): Promise<void> {
+  const api = client(services);
+  await api.train('# Office\n\nThe office opens at nine.\n', 'office.md');
+  const GREETING = 'what is the wifi password';
+  await api.train(`User: ${GREETING}\nAssistant: It is swordfish.\n`, 'wifi.txt', 'dialogue');
+  for (let i = 0; i < 3; i++) expect((await api.ask(GREETING)).response).toBe('It is swordfish.');
+
+  await api.train(`User: ${GREETING}\nAssistant: It is marlin now.\n`, 'wifi.txt', 'dialogue');
+  for (let i = 0; i < 3; i++) expect((await api.ask(GREETING)).response).toBe('It is marlin now.');
+
+  await api.remove('wifi.txt');
+  for (let i = 0; i < 3; i++) {
+    const reply = await api.ask(GREETING);
+    expect(reply.response).not.toContain('swordfish');
+    expect(reply.response).not.toContain('marlin');
+  }
+}
+
 describe('caches of the reply path after a document is replaced or deleted', () => {
   it('never serve a deleted or replaced document (embedded store)', async () => {
     await neverServesGoneText(embeddedServices(ENV));
+    await neverRepliesFromGoneDialogue(embeddedServices(ENV));
   });
 
   it('never serve a deleted or replaced document (Redis through the Upstash bridge)', async () => {
     await neverServesGoneText(await redisServices(ENV));
+    await neverRepliesFromGoneDialogue(await redisServices(ENV));
   });
 });
