@@ -75,18 +75,18 @@ export function similarityFrom(a: string, b: string, floor: number): number {
   return Math.max(ratio, dice);
 }
 
-/** Word lists and sets of the statements compared (the persona's and trained ones recur on every message). */
-const wordLists = new Map<string, string[]>();
+/** Word sets of the known statements compared (the persona's and trained ones recur on every message). */
 const wordSets = new Map<string, Set<string>>();
 const WORD_CACHE_LIMIT = 20_000;
+/**
+ * The words of the message, compared with one statement after another: the last one only (a
+ * cache of every message would fill with messages seen once, and then split them per statement).
+ */
+let lastWords: { text: string; words: string[] } | undefined;
 
 function wordsOf(text: string): string[] {
-  let words = wordLists.get(text);
-  if (!words) {
-    words = text.split(' ');
-    if (wordLists.size < WORD_CACHE_LIMIT) wordLists.set(text, words);
-  }
-  return words;
+  if (lastWords?.text !== text) lastWords = { text, words: text.split(' ') };
+  return lastWords.words;
 }
 
 function wordSetOf(text: string): Set<string> {
