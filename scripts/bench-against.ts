@@ -179,7 +179,12 @@ export async function benchAgainst(options: AgainstOptions): Promise<void> {
         ),
         ratios: Object.fromEntries(Object.entries(ratios).map(([label, list]) => [label, median(list)])),
       });
-      process.stderr.write(`${name}: done\n`);
+      // Every run's figures too: the medians hide how far one 10-second row swings.
+      const each = servers.map(
+        (server) =>
+          `${server.label} ${runs[server.label].map((f) => `${f.value.toFixed(unit === 'ms' ? 1 : 0)} (${f.cpuMsPerRequest.toFixed(2)} CPU-ms)`).join(', ')}`,
+      );
+      process.stderr.write(`${name}: done; ${each.join('; ')}\n`);
     };
     const wanted = (row: string) => !options.rows || options.rows.includes(row);
     for (const session of ['long', 'fresh'] as const) {
