@@ -4,6 +4,8 @@
  * node_modules made of hard links), both servers start on loopback ports with their own DATA_DIR,
  * both are trained on the same parts of the same corpus through POST /api/train, and the load runs
  * interleaved (ours, theirs, then theirs, ours for the next row), so both see the same neighbours.
+ * The first row starts once every server has been idle for 2.5 s after training (each settles its
+ * model and writes a snapshot a second after its last train; not on the clock of the first row).
  *
  * Rows: 10 clients post one message for `--seconds` (default 10) with every message in one long
  * session, then with a fresh session per message, in instant and expert; then one request alone
@@ -143,6 +145,7 @@ export async function benchAgainst(options: AgainstOptions): Promise<void> {
         `${server.label}: trained in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
       );
     }
+    process.stderr.write(`servers quiet after ${(await untilQuiet(servers)).toFixed(1)} s\n`);
     const rows: Row[] = [];
     let turn = 0;
     const all = async (name: string, unit: string, run: (server: Server) => Promise<Figure>) => {
@@ -176,7 +179,12 @@ export async function benchAgainst(options: AgainstOptions): Promise<void> {
         ),
         ratios: Object.fromEntries(Object.entries(ratios).map(([label, list]) => [label, median(list)])),
       });
-      process.stderr.write(`${name}: done\n`);
+      // Every run's figures too: the medians hide how far one 10-second row swings.
+      const each = servers.map(
+        (server) =>
+          `${server.label} ${runs[server.label].map((f) => `${f.value.toFixed(unit === 'ms' ? 1 : 0)} (${f.cpuMsPerRequest.toFixed(2)} CPU-ms)`).join(', ')}`,
+      );
+      process.stderr.write(`${name}: done; ${each.join('; ')}\n`);
     };
     const wanted = (row: string) => !options.rows || options.rows.includes(row);
     for (const session of ['long', 'fresh'] as const) {
@@ -436,6 +444,32 @@ async function stopGroup(group: number): Promise<void> {
     if (!signal(0)) return;
   }
   signal('SIGKILL');
+}
+
+/** How long the servers must use (next to) no CPU before the first row starts. */
+const QUIET_MS = 2_500;
+/** What counts as no CPU: 50 ms of CPU in a poll of half a second (10% of a core; /proc counts in 10 ms ticks). */
+const QUIET_POLL_MS = 500;
+const QUIET_CPU_MS = 50;
+
+/**
+ * Waits until every server has gone quiet after training (at most a minute), and says how long it
+ * took in seconds. A server settles its model and writes a snapshot a second after its last train
+ * (lib/training, `settleAfterMs`): the last server trained would otherwise write it while the
+ * first row's first server (ours) is measured, on the same cores.
+ */
+async function untilQuiet(servers: readonly Server[]): Promise<number> {
+  const started = performance.now();
+  let last = servers.map((server) => groupCpuMs(server.group));
+  let quietFor = 0;
+  while (quietFor < QUIET_MS && performance.now() - started < 60_000) {
+    await new Promise((done) => setTimeout(done, QUIET_POLL_MS));
+    const now = servers.map((server) => groupCpuMs(server.group));
+    const busy = now.some((ms, i) => ms - last[i] > QUIET_CPU_MS);
+    quietFor = busy ? 0 : quietFor + QUIET_POLL_MS;
+    last = now;
+  }
+  return (performance.now() - started) / 1000;
 }
 
 /** CPU milliseconds used so far by the processes of process group `group` (Linux /proc). */

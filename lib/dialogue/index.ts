@@ -1,5 +1,5 @@
 import type { DialoguePair } from '../documents/types.js';
-import type { LanguageModel } from '../lm/index.js';
+import { type LanguageModel, ownCopy } from '../lm/index.js';
 import type { PassageIndex } from '../retrieval/index.js';
 import { normalizeStatement, StatementFinder, similarityFrom } from './match.js';
 import { PERSONA } from './persona.js';
@@ -49,19 +49,61 @@ export function socialReply(message: string, knowledge: DialogueKnowledge): Soci
   return { ...first, matched: parts.map((part) => part.trim()).join(' + '), confidence };
 }
 
+/** The statement a message matched, before its reply is filled in. */
+interface Match {
+  reply: string;
+  intent: string;
+  matched: string;
+  confidence: number;
+}
+
+/**
+ * What messages matched, per trained dialogue list and its length: a message sent again (a
+ * greeting, a suggested question clicked) is not compared with every statement again. The keeper
+ * only appends to its list and starts a new one when it rebuilds (a dialogue document deleted or
+ * replaced), so a list and its length name what was matched against.
+ */
+const matchesByDialogue = new WeakMap<
+  readonly DialoguePair[],
+  { size: number; matches: Map<string, Match | null> }
+>();
+const MATCHES_KEPT = 5_000;
+const MATCHED_LENGTH = 200;
+const NO_DIALOGUE: readonly DialoguePair[] = [];
+
 function matchStatement(message: string, knowledge: DialogueKnowledge): SocialReply | null {
+  const dialogue = knowledge.dialogue ?? NO_DIALOGUE;
+  let known = matchesByDialogue.get(dialogue);
+  if (!known || known.size !== dialogue.length || known.matches.size >= MATCHES_KEPT) {
+    known = { size: dialogue.length, matches: new Map() };
+    matchesByDialogue.set(dialogue, known);
+  }
+  // Only a short message is kept: one of more than a few words is never small talk anyway.
+  if (message.length > MATCHED_LENGTH) {
+    const best = bestMatch(message, dialogue);
+    return best ? finish(best, knowledge) : null;
+  }
+  let best = known.matches.get(message);
+  if (best === undefined) {
+    best = bestMatch(message, dialogue);
+    known.matches.set(ownCopy(message), best);
+  }
+  return best ? finish(best, knowledge) : null;
+}
+
+function bestMatch(message: string, dialogue: readonly DialoguePair[]): Match | null {
   const statement = normalizeStatement(message);
   if (statement === '' || statement.split(' ').length > MAX_WORDS) return null;
-  let best: { reply: string; intent: string; matched: string; confidence: number } | null = null;
-  const prompts = normalizedPrompts(knowledge.dialogue ?? []);
-  for (const [at, pair] of (knowledge.dialogue ?? []).entries()) {
+  let best: Match | null = null;
+  const prompts = normalizedPrompts(dialogue);
+  for (const [at, pair] of dialogue.entries()) {
     const floor = best ? Math.max(TRAINED_THRESHOLD, best.confidence) : TRAINED_THRESHOLD;
     const confidence = similarityFrom(statement, prompts[at], floor);
     if (confidence >= TRAINED_THRESHOLD && (!best || confidence > best.confidence)) {
       best = { reply: pair.reply, intent: 'trained', matched: pair.prompt, confidence };
     }
   }
-  if (best && best.confidence >= PERSONA_THRESHOLD) return finish(best, knowledge);
+  if (best && best.confidence >= PERSONA_THRESHOLD) return best;
   // In the persona's order, so that of equally close statements the first still wins.
   for (const at of PERSONA_FINDER.candidates(statement, PERSONA_THRESHOLD)) {
     const known = PERSONA_FINDER.statements[at];
@@ -73,7 +115,7 @@ function matchStatement(message: string, knowledge: DialogueKnowledge): SocialRe
       best = { reply: intent.replies[0], intent: intent.name, matched: known, confidence };
     }
   }
-  return best ? finish(best, knowledge) : null;
+  return best;
 }
 
 /** The persona's statements in order, each with its intent. */
@@ -95,10 +137,7 @@ function normalizedPrompts(dialogue: readonly DialoguePair[]): string[] {
   return prompts;
 }
 
-function finish(
-  best: { reply: string; intent: string; matched: string; confidence: number },
-  knowledge: DialogueKnowledge,
-): SocialReply {
+function finish(best: Match, knowledge: DialogueKnowledge): SocialReply {
   const text = best.reply
     .replace('{taught}', () => describeTaught(knowledge.passages, knowledge.model))
     .replace('{examples}', () => examplesText(knowledge))

@@ -66,24 +66,27 @@ export function similarityFrom(a: string, b: string, floor: number): number {
   // The ratio counts only when it beats both the floor and the overlap: 1 - d/longest >= need.
   const need = Math.max(floor, dice);
   const most = need <= 0 ? longest : Math.floor((1 - need) * longest) + 1;
+  // The letters the two do not share bound the edit distance from below: most statements of a
+  // similar length are ruled out here without filling the table.
+  if (letterDifference(a, b) > most) return dice;
   const distance = boundedEditDistance(a, b, most);
   if (distance > most) return dice;
   const ratio = 1 - distance / longest;
   return Math.max(ratio, dice);
 }
 
-/** Word lists and sets of the statements compared (the persona's and trained ones recur on every message). */
-const wordLists = new Map<string, string[]>();
+/** Word sets of the known statements compared (the persona's and trained ones recur on every message). */
 const wordSets = new Map<string, Set<string>>();
 const WORD_CACHE_LIMIT = 20_000;
+/**
+ * The words of the message, compared with one statement after another: the last one only (a
+ * cache of every message would fill with messages seen once, and then split them per statement).
+ */
+let lastWords: { text: string; words: string[] } | undefined;
 
 function wordsOf(text: string): string[] {
-  let words = wordLists.get(text);
-  if (!words) {
-    words = text.split(' ');
-    if (wordLists.size < WORD_CACHE_LIMIT) wordLists.set(text, words);
-  }
-  return words;
+  if (lastWords?.text !== text) lastWords = { text, words: text.split(' ') };
+  return lastWords.words;
 }
 
 function wordSetOf(text: string): Set<string> {
@@ -93,6 +96,56 @@ function wordSetOf(text: string): Set<string> {
     if (wordSets.size < WORD_CACHE_LIMIT) wordSets.set(text, words);
   }
   return words;
+}
+
+/** Bins of a letter count: a character's code modulo 64 (letters, digits and the space apart). */
+const LETTER_BINS = 64;
+
+/** A statement's characters counted by bin, with the bins it uses (for a short loop). */
+interface LetterCounts {
+  counts: Int32Array;
+  bins: number[];
+}
+
+/** The known statements' counts (the persona's and trained ones recur on every message). */
+const letterCache = new Map<string, LetterCounts>();
+const LETTER_CACHE_LIMIT = 5_000;
+/** The message's, compared with one statement after another. */
+let lastLetters: { text: string; letters: LetterCounts } | undefined;
+
+function lettersOf(text: string, known: boolean): LetterCounts {
+  if (!known && lastLetters?.text === text) return lastLetters.letters;
+  let letters = known ? letterCache.get(text) : undefined;
+  if (!letters) {
+    const counts = new Int32Array(LETTER_BINS);
+    const bins: number[] = [];
+    for (let i = 0; i < text.length; i++) {
+      const bin = text.charCodeAt(i) & (LETTER_BINS - 1);
+      if (counts[bin]++ === 0) bins.push(bin);
+    }
+    letters = { counts, bins };
+    if (!known) lastLetters = { text, letters };
+    else if (letterCache.size < LETTER_CACHE_LIMIT) letterCache.set(text, letters);
+  }
+  return letters;
+}
+
+/**
+ * A lower bound of the edit distance of `a` and `b` (the bag distance): every character of one
+ * that the other lacks, counted by bin, needs an edit of its own (a substitution mends one of each
+ * side). Characters that share a bin count as alike, which only lowers the bound.
+ */
+function letterDifference(a: string, b: string): number {
+  const countsA = lettersOf(a, false);
+  const countsB = lettersOf(b, true).counts;
+  let surplus = 0;
+  for (const bin of countsA.bins) {
+    const more = countsA.counts[bin] - countsB[bin];
+    if (more > 0) surplus += more;
+  }
+  // What b has beyond a: the surplus of a less the difference of the lengths.
+  const lack = surplus - (a.length - b.length);
+  return surplus > lack ? surplus : lack;
 }
 
 let previousRow = new Int32Array(64);
@@ -148,8 +201,11 @@ function boundedEditDistance(a: string, b: string, most: number): number {
 export class StatementFinder {
   private readonly byLength: number[][] = [];
   private readonly byWord = new Map<string, number[]>();
+  private readonly marks: Uint32Array;
+  private stamp = 0;
 
   constructor(readonly statements: readonly string[]) {
+    this.marks = new Uint32Array(statements.length);
     statements.forEach((statement, at) => {
       const sameLength = this.byLength[statement.length] ?? [];
       this.byLength[statement.length] = sameLength;
@@ -164,15 +220,25 @@ export class StatementFinder {
 
   /** Indexes of the statements that may reach `floor` (0 < floor <= 1), ascending. */
   candidates(message: string, floor: number): number[] {
-    const found = new Set<number>();
+    // Marks of this call (a stamp per call instead of a fresh set), read back in index order.
+    const marks = this.marks;
+    if (this.stamp === 0xffffffff) {
+      marks.fill(0);
+      this.stamp = 0;
+    }
+    const stamp = ++this.stamp;
     const length = message.length;
     for (let other = 0; other < this.byLength.length; other++) {
       const list = this.byLength[other];
       if (list && Math.abs(length - other) <= Math.floor((1 - floor) * Math.max(length, other)) + 1)
-        for (const at of list) found.add(at);
+        for (const at of list) marks[at] = stamp;
     }
-    for (const word of new Set(message.split(' ')))
-      for (const at of this.byWord.get(word) ?? []) found.add(at);
-    return [...found].sort((a, b) => a - b);
+    for (const word of message.split(' ')) {
+      const list = this.byWord.get(word);
+      if (list) for (const at of list) marks[at] = stamp;
+    }
+    const found: number[] = [];
+    for (let at = 0; at < marks.length; at++) if (marks[at] === stamp) found.push(at);
+    return found;
   }
 }

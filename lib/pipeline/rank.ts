@@ -364,33 +364,47 @@ function passageWords(index: PassageIndex, id: number, text: string): string[] {
   return words;
 }
 
+/** The rows and touched cells of `sharedRun`, reused from call to call (all zero between calls). */
+let runRows = [new Int32Array(32), new Int32Array(32)];
+let runTouched = [new Int32Array(32), new Int32Array(32)];
+
 /**
  * Length of the longest run of the message's words that a text repeats in the same order: one
  * row of the longest-common-substring table, touched only where a text word is a message word.
  */
 function sharedRun(message: MessagePositions, text: readonly string[]): number {
+  const size = message.length + 1;
+  if (runRows[0].length < size) {
+    runRows = [new Int32Array(2 * size), new Int32Array(2 * size)];
+    runTouched = [new Int32Array(2 * size), new Int32Array(2 * size)];
+  }
   let best = 0;
-  // run[i + 1]: the run ending at message word i and the previous text word.
-  let previous: Int32Array | undefined;
-  let current: Int32Array | undefined;
-  let touched: number[] = [];
-  for (const word of text) {
-    const at = message.at.get(word);
-    if (!at && touched.length === 0) continue;
-    previous ??= new Int32Array(message.length + 1);
-    current ??= new Int32Array(message.length + 1);
-    const next: number[] = [];
+  // previous[i + 1]: the run ending at message word i and the previous text word.
+  let [previous, current] = runRows;
+  let [touched, next] = runTouched;
+  let touchedCount = 0;
+  for (let w = 0; w < text.length; w++) {
+    const at = message.at.get(text[w]);
+    if (!at && touchedCount === 0) continue;
+    let nextCount = 0;
     if (at) {
-      for (const i of at) {
+      for (let k = 0; k < at.length; k++) {
+        const i = at[k];
         const run = previous[i] + 1;
         current[i + 1] = run;
-        next.push(i + 1);
+        next[nextCount++] = i + 1;
         if (run > best) best = run;
       }
     }
-    for (const i of touched) previous[i] = 0;
-    [previous, current] = [current, previous];
+    for (let k = 0; k < touchedCount; k++) previous[touched[k]] = 0;
+    const row = previous;
+    previous = current;
+    current = row;
+    const cells = touched;
     touched = next;
+    next = cells;
+    touchedCount = nextCount;
   }
+  for (let k = 0; k < touchedCount; k++) previous[touched[k]] = 0;
   return best;
 }

@@ -1,5 +1,7 @@
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+/** Slots of a text column's cache of decoded texts (a power of two). */
+const RECENT_TEXTS = 1024;
 
 /** Room for at least `needed` items, growing by half (by a quarter past 8 M): amortised appends. */
 function grownLength(current: number, needed: number): number {
@@ -51,6 +53,14 @@ export class TextColumn {
   private byteCount: number;
   /** Where text i ends in `bytes`; it starts where text i-1 ends. */
   private readonly ends: IntColumn;
+  /**
+   * The texts read lately, one slot per `i % RECENT_TEXTS` (-1: empty): a reply reads the same
+   * few dozen passages in every stage (rank, extract, cite) and again for the next message on
+   * the same topic. A text never changes once pushed (a forgotten document rebuilds the index),
+   * so a slot is right for as long as it holds its `i`.
+   */
+  private readonly recentIds = new Int32Array(RECENT_TEXTS).fill(-1);
+  private readonly recentTexts: string[] = new Array(RECENT_TEXTS);
 
   constructor(bytes: Uint8Array = new Uint8Array(1024), ends: IntColumn = new IntColumn()) {
     this.bytes = bytes;
@@ -81,7 +91,12 @@ export class TextColumn {
 
   /** Text `i` (below `length`). */
   get(i: number): string {
-    return decoder.decode(this.bytesOf(i));
+    const slot = i & (RECENT_TEXTS - 1);
+    if (this.recentIds[slot] === i) return this.recentTexts[slot];
+    const text = decoder.decode(this.bytesOf(i));
+    this.recentIds[slot] = i;
+    this.recentTexts[slot] = text;
+    return text;
   }
 
   /** The UTF-8 bytes of text `i`, as a view. */

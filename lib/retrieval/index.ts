@@ -1,3 +1,3 @@
 export { type Passage, type PassageHit, PassageIndex, type SectionInfo } from './passage-index.js';
 export { deserializePassageIndex, serializePassageIndex } from './persistence.js';
-export { type QueryTerm, queryTermsOf, searchTerm, termsOf } from './terms.js';
+export { distinctTermsOf, type QueryTerm, queryTermsOf, searchTerm, termsOf } from './terms.js';

@@ -29,6 +29,36 @@ function computeTerm(token: string): string | null {
   return /\p{N}/u.test(word) ? word : stemmer(baseForm(word));
 }
 
+/** What separates the words of a sentence weighed against a question (an apostrophe stays inside). */
+const WEIGHED_WORD_BREAK = /[^\p{L}\p{N}'’]+/u;
+const distinctTerms = new Map<string, readonly string[]>();
+const DISTINCT_CACHE_LIMIT = 20_000;
+const DISTINCT_CACHED_LENGTH = 1_000;
+
+/**
+ * The distinct search terms of a text's words, in the order they first occur: what a sentence
+ * is weighed by against a question's words. Kept per text, since the same sentences of the same
+ * passages are weighed for message after message (a pure function of the text: nothing to
+ * invalidate when documents change).
+ */
+export function distinctTermsOf(text: string): readonly string[] {
+  const cached = distinctTerms.get(text);
+  if (cached) return cached;
+  const seen = new Set<string>();
+  const terms: string[] = [];
+  for (const word of text.split(WEIGHED_WORD_BREAK)) {
+    const term = word ? searchTerm(word) : null;
+    if (!term || seen.has(term)) continue;
+    seen.add(term);
+    terms.push(term);
+  }
+  // A long text (a line of minified code) is not kept: the cache stays a few megabytes at most.
+  if (text.length > DISTINCT_CACHED_LENGTH) return terms;
+  if (distinctTerms.size >= DISTINCT_CACHE_LIMIT) distinctTerms.clear();
+  distinctTerms.set(ownCopy(text), terms);
+  return terms;
+}
+
 /**
  * The search terms of a text in order, repeats kept (documents count them). An identifier
  * written in camelCase also gives the terms of its words ("maxParamLength": "max", "param",

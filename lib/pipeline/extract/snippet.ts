@@ -1,4 +1,4 @@
-import type { LanguageModel } from '../../lm/index.js';
+import { type LanguageModel, ownCopy } from '../../lm/index.js';
 import type { PassageIndex } from '../../retrieval/index.js';
 import { includesWord, splitSentences } from '../../text/index.js';
 import type { Source } from '../types.js';
@@ -237,17 +237,27 @@ export function fence(index: PassageIndex, id: number, weights?: ReadonlyMap<str
   return `\`\`\`${lang}\n${shown.join('\n')}\n\`\`\``;
 }
 
+/** Keys of texts met lately: the same passages and sentences recur from message to message. */
+const snippetKeys = new Map<string, string>();
+const SNIPPET_KEYS_KEPT = 20_000;
+
 /** What makes two snippets the same: their first words, case-folded (a list item repeated with an extra note). */
 function keyOf(text: string): string {
   // Twelve words fit in the first 400 characters of any prose; the rest is never read.
-  return text
-    .slice(0, 400)
+  const head = text.length > 400 ? text.slice(0, 400) : text;
+  let key = snippetKeys.get(head);
+  if (key !== undefined) return key;
+  key = head
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()
     .split(' ')
     .slice(0, 12)
     .join(' ');
+  if (snippetKeys.size >= SNIPPET_KEYS_KEPT) snippetKeys.clear();
+  // A copy: a slice would keep the whole passage alive.
+  snippetKeys.set(ownCopy(head), key);
+  return key;
 }
 
 /** A sentence that ends by announcing what follows ("execute the following command:"). */

@@ -1,6 +1,6 @@
 import type { LanguageModel } from '../../lm/index.js';
 import { scoreLine } from '../../lm/index.js';
-import { searchTerm } from '../../retrieval/index.js';
+import { distinctTermsOf } from '../../retrieval/index.js';
 
 /** Longest snippet of a sentence quoted in a reply, in words. */
 export const SNIPPET_WORDS = 42;
@@ -61,14 +61,8 @@ const PAGE_REFERENCE =
 
 /** Sum of the question weights of the distinct terms a text contains. */
 export function weightOf(text: string, weights: ReadonlyMap<string, number>): number {
-  const seen = new Set<string>();
   let total = 0;
-  for (const word of text.split(/[^\p{L}\p{N}'’]+/u)) {
-    const term = word ? searchTerm(word) : null;
-    if (!term || seen.has(term)) continue;
-    seen.add(term);
-    total += weights.get(term) ?? 0;
-  }
+  for (const term of distinctTermsOf(text)) total += weights.get(term) ?? 0;
   return total;
 }
 
