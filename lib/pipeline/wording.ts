@@ -8,3 +8,37 @@ export const REASON = /\b(?:because|since|so that|in order to|due to|therefore|t
 
 /** A sentence about a default. */
 export const DEFAULT = /\bdefault(?:s|ed)?\b/i;
+
+/** A value as documentation writes one: a number, on/off, true/false, a quoted or code value. */
+const VALUE = /\d|\b(?:on|off|true|false|yes|no|none|null|enabled|disabled)\b|["“'‘`][^"”'’`]+["”'’`]/i;
+/** How far after "default" the verb that gives its value may stand ("The default suggested cache size is -2000"). */
+const DEFAULT_REACH = 8;
+/** A word that links a default to its value: "is", "to", "of", "Default:", "=". */
+const LINKS = /^(?:is|are|was|be|to|of|=)$|[:=]$/i;
+/** Where a clause ends: the value of a later clause is not this default's. */
+const CLAUSE_END = /[.;!?]$/;
+
+/**
+ * Whether a text states a default value: "Default: `1048576`", "defaults to 5", "The default
+ * suggested cache size is -2000", "(default 80)", "is off by default"; not "default" as a word for
+ * a thing with a value elsewhere ("The default body reader sends `FST_ERR_…`").
+ */
+export function statesDefaultValue(text: string): boolean {
+  if (!DEFAULT.test(text)) return false;
+  const words = text.split(/\s+/);
+  const value = (at: number) => at >= 0 && at < words.length && VALUE.test(words[at]);
+  for (let i = 0; i < words.length; i++) {
+    if (!DEFAULT.test(words[i])) continue;
+    if (value(i + 1)) return true;
+    if (/^by$/i.test(words[i - 1] ?? '') && (value(i - 2) || value(i - 3))) return true;
+    for (let j = i; j < words.length && j <= i + DEFAULT_REACH; j++) {
+      if (
+        LINKS.test(words[j]) &&
+        (value(j + 1) || (/^(?:set|be)$/i.test(words[j + 1] ?? '') && value(j + 2)))
+      )
+        return true;
+      if (j > i && CLAUSE_END.test(words[j])) break;
+    }
+  }
+  return false;
+}

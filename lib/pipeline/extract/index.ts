@@ -13,9 +13,10 @@ import {
 } from '../tuning.js';
 import type { EvidenceBudget, Source } from '../types.js';
 import type { QuestionShape } from '../understand/shape.js';
+import { statesDefaultValue } from '../wording.js';
 import { fitsKind } from './kind-fit.js';
 import { type AnswerCandidate, answerCandidates, type EvidenceLine } from './short-answer.js';
-import { fence, passageSnippet, sourceOf } from './snippet.js';
+import { fence, keyOf, passageSnippet, sourceOf } from './snippet.js';
 import { trimToQuestion } from './trim.js';
 
 export { sourceOf } from './snippet.js';
@@ -193,6 +194,10 @@ function snippetOf(
       break;
     }
   }
+  // The default's value first: it is what a question about a default asks for.
+  const stated =
+    shape.wants === 'default' && !statesDefaultValue(text) ? defaultOf(index, id, covered) : null;
+  if (stated) text = `${/[.!?]$/.test(stated) ? stated : `${stated}.`} ${text.replace(/^- /, '')}`;
   const name = unitName(index, id, shape.wants);
   if (name && !text.toLowerCase().includes(name.toLowerCase())) {
     const shown = index.section(id).markdown ? `\`${name}\`` : name;
@@ -223,6 +228,37 @@ function unitName(index: PassageIndex, id: number, wants: string): string | null
   if (/^`?(?:--?[\w-]+|[\w-]*[_.][\w.-]+|[a-z]+[A-Z]\w*|\.?[a-z][\w-]*)`?$/.test(heading))
     return heading.replace(/^`|`$/g, '');
   if (wants === 'name' && heading.split(/\s+/).length <= 3 && heading.length <= 40) return heading;
+  return null;
+}
+
+/** Units either side of the shown one, in its section, searched for the value of a default it describes. */
+const DEFAULT_REACH_UNITS = 3;
+/** Longest default line added to a snippet, in words. */
+const DEFAULT_LINE_WORDS = 20;
+
+/**
+ * A question about a default gets the default's value: reference entries describe a setting in a
+ * paragraph and give its default on a line of its own above or below it ("+ Default: `1048576`
+ * (1MiB)"). When the shown text states no default value, the nearest short unit of the same
+ * section that does is added. Null when there is none.
+ */
+function defaultOf(index: PassageIndex, id: number, covered: Set<string>): string | null {
+  for (let distance = 1; distance <= DEFAULT_REACH_UNITS; distance++) {
+    for (const step of [-1, 1] as const) {
+      let at = id;
+      for (let moved = 0; moved < distance && at >= 0; moved++) at = index.sibling(at, step);
+      if (at < 0) continue;
+      const text = index
+        .display(at)
+        .trim()
+        .replace(/^[-*+]\s+/, '');
+      if (text.split(/\s+/).length > DEFAULT_LINE_WORDS || !statesDefaultValue(text)) continue;
+      const key = keyOf(index.text(at));
+      if (covered.has(key)) return null;
+      covered.add(key);
+      return text;
+    }
+  }
   return null;
 }
 

@@ -242,7 +242,7 @@ const snippetKeys = new Map<string, string>();
 const SNIPPET_KEYS_KEPT = 20_000;
 
 /** What makes two snippets the same: their first words, case-folded (a list item repeated with an extra note). */
-function keyOf(text: string): string {
+export function keyOf(text: string): string {
   // Twelve words fit in the first 400 characters of any prose; the rest is never read.
   const head = text.length > 400 ? text.slice(0, 400) : text;
   let key = snippetKeys.get(head);
