@@ -10,7 +10,8 @@ export const REASON = /\b(?:because|since|so that|in order to|due to|therefore|t
 export const DEFAULT = /\bdefault(?:s|ed)?\b/i;
 
 /** A value as documentation writes one: a number, on/off, true/false, a quoted or code value. */
-const VALUE = /\d|\b(?:on|off|true|false|yes|no|none|null|enabled|disabled)\b|["“'‘`][^"”'’`]+["”'’`]/i;
+export const VALUE =
+  /\d|\b(?:on|off|true|false|yes|no|none|null|enabled|disabled)\b|["“'‘`][^"”'’`]+["”'’`]/i;
 /** How far after "default" the verb that gives its value may stand ("The default suggested cache size is -2000"). */
 const DEFAULT_REACH = 8;
 /** A word that links a default to its value: "is", "to", "of", "Default:", "=". */

@@ -312,9 +312,9 @@ function leadOf(shape: { kind: string; focus: string | null }, answer: string, s
   if (!includesWord(snippets, answer)) return '';
   // A piece of an identifier (TAR_ENTRY_INVALID, some.Name) is not an answer of its own.
   if (insideIdentifier(snippets, answer)) return '';
-  // "Which sea ...?": "The Red sea." where the text writes "the Red sea" (a name that qualifies
-  // the noun); a name in apposition to it ("Zedekiah king of Judah") is given alone, not as
-  // "The Zedekiah king".
+  // "Which river ...?": "The Hudson river." where the text writes "the Hudson river" (a name that
+  // qualifies the noun, after a determiner); a name in apposition to the noun ("Henry, king of
+  // England", "Zedekiah king of Judah") is given alone, not as "The Zedekiah king".
   const named =
     shape.kind === 'choice' && shape.focus && includesWord(snippets, `the ${answer} ${shape.focus}`);
   const text = named ? `The ${answer} ${shape.focus}` : capitalise(answer);

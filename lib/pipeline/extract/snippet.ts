@@ -3,7 +3,7 @@ import type { PassageIndex } from '../../retrieval/index.js';
 import { includesWord, splitSentences } from '../../text/index.js';
 import type { Source } from '../types.js';
 import type { QuestionShape } from '../understand/shape.js';
-import { DEFAULT, REASON } from '../wording.js';
+import { DEFAULT, REASON, VALUE } from '../wording.js';
 import { trimToQuestion, weightOf } from './trim.js';
 
 /**
@@ -297,8 +297,6 @@ function formatOf(file: string | undefined): Source['format'] | undefined {
   return undefined;
 }
 
-/** A value as documentation writes one: a number, on/off, true/false, a quoted or code value. */
-const VALUE = /\d|\b(?:on|off|true|false|yes|no|none|null|enabled|disabled)\b|["“'‘`][^"”'’`]+["”'’`]/i;
 /**
  * A name as code or a manual writes it: `inline code`, an option (--keep), a word joined by - _ .
  * (build-essential, max_retries), or one word in quotes ('incsearch', the way Vim names options).
