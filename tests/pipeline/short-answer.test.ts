@@ -24,4 +24,33 @@ describe('short answers', () => {
     expect(found[0]).toBe('72 seconds');
     expect(found.join(' ')).not.toMatch(/3925|\b2\b|\b8\b/);
   });
+
+  it('takes the name a naming phrase or an apposition binds to the noun a which-question asks for', () => {
+    // Invented lines, so no rule can key to a known text.
+    expect(
+      candidates('Which sailor in the harbour of Vell mended the nets?', [
+        'In those days a sailor in the harbour of Vell, whose name was Orrin, mended the nets.',
+      ])[0],
+    ).toBe('Orrin');
+    expect(
+      candidates('Which clerk kept the ledger?', [
+        'There was a clerk named Tamsin, and she kept the ledger.',
+      ])[0],
+    ).toBe('Tamsin');
+    expect(candidates('Which miller ground the grain?', ['And Corvan the miller ground the grain.'])[0]).toBe(
+      'Corvan',
+    );
+    expect(candidates('Which gate was opened at dawn?', ['At dawn they opened the gate Hallow.'])[0]).toBe(
+      'Hallow',
+    );
+  });
+
+  it('takes no name that a naming word only modifies ("a named Vell archive")', () => {
+    expect(
+      candidates('Which tool unpacks the files?', ['This tool unpacks the files of a named Vell archive.']),
+    ).not.toContain('Vell');
+    expect(
+      candidates('Which tool unpacks the files?', ['A tool called Vell archives unpacks the files.']),
+    ).not.toContain('Vell');
+  });
 });

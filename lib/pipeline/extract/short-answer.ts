@@ -103,6 +103,35 @@ export function answerCandidates(
       if (joined(i - 1) || joined(i + 1)) return true;
       return folded[i - 1] === 'of' && matchedAt.includes(i - 2);
     };
+    const nameAt = (at: number) =>
+      at >= 0 && at < tokens.length && TITLE_CASE.test(tokens[at]) && isAnswerWord(at) && isName(folded[at]);
+    /**
+     * The name English binds to a noun by apposition or by a naming phrase, in the clause of the
+     * focus at i: "Belshazzar the king", "Zipporah his daughter" (a name, then a determiner and
+     * the noun); "the king Belshazzar", "this city Jericho" (the noun, then the name); "a woman
+     * ... whose name was Delilah", "a prisoner, called Barabbas", "a Jew named Aquila", "Simon by
+     * name". Each says what the noun is called, which is what "which X" asks. -1 when none.
+     */
+    const namedFocus = (i: number): number => {
+      const before = folded[i - 1] === ',' ? i - 1 : i;
+      if (APPOSITION_DETERMINERS.has(folded[before - 1] ?? '')) {
+        const at = folded[before - 2] === ',' ? before - 3 : before - 2;
+        if (nameAt(at)) return at;
+      }
+      if (APPOSITION_DETERMINERS.has(folded[i - 1] ?? '') && nameAt(i + 1)) return i + 1;
+      for (let at = i + 1; at < Math.min(tokens.length, i + NAMING_REACH); at++) {
+        if (CLAUSE_END.has(folded[at])) break;
+        // "named" after an article is an adjective ("a named Debian archive": some archive given
+        // by name), and a name a lower-case noun follows modifies that noun, naming nothing.
+        const naming =
+          (NAMING_VERBS.has(folded[at - 1]) && !ARTICLES.has(folded[at - 2] ?? '')) ||
+          (folded[at - 2] === 'name' && NAMING_COPULAS.has(folded[at - 1]));
+        const endsPhrase = !/^\p{Ll}/u.test(tokens[at + 1] ?? '') || STOP_WORDS.has(folded[at + 1]);
+        if (naming && endsPhrase && nameAt(at)) return at;
+        if (folded[at + 1] === 'by' && folded[at + 2] === 'name' && nameAt(at)) return at;
+      }
+      return -1;
+    };
     for (let i = 0; i < tokens.length; i++) {
       if (shape.kind === 'number') {
         if (!isNumberWord(folded[i]) || (i > 0 && isNumberWord(folded[i - 1]))) continue;
@@ -131,6 +160,10 @@ export function answerCandidates(
           isName(folded[i - 1])
         ) {
           add(tokens[i - 1], i - 1, AGENT_BONUS);
+        }
+        if (!otherwise && folded[i] === shape.focus) {
+          const named = namedFocus(i);
+          if (named >= 0) add(tokens[named], named, AGENT_BONUS);
         }
         continue;
       }
@@ -187,6 +220,17 @@ export function answerCandidates(
     .map(({ text, score, line }) => ({ text, score, line }))
     .sort((a, b) => b.score - a.score);
 }
+
+/** Words between a name and the noun it stands in apposition to ("Belshazzar the king", "Zipporah his daughter"). */
+const APPOSITION_DETERMINERS = new Set(['the', 'this', 'that', 'his', 'her', 'their']);
+/** Words that introduce what something is called ("a Jew named Aquila", "a prisoner, called Barabbas"). */
+const NAMING_VERBS = new Set(['named', 'called']);
+/** "whose name was Delilah", "his name is Jethro". */
+const NAMING_COPULAS = new Set(['was', 'is', 'were']);
+const ARTICLES = new Set(['a', 'an', 'the']);
+/** How many tokens after the noun a naming phrase may stand, within its clause. */
+const NAMING_REACH = 12;
+const CLAUSE_END = new Set(['.', ';', ':', '!', '?']);
 
 /** Characters that make a number beside them part of a name, a reference or a path. */
 const NOT_A_QUANTITY = new Set(['-', '#', '/', '_']);
