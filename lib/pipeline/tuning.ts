@@ -54,6 +54,12 @@ export const TITLE_BONUS = 0.1;
 
 /** Passages whose names may answer a who/where/how-many question (a "which X" looks at all). */
 export const NAMING_PASSAGES = 3;
+/**
+ * How many lines before the best one a "which X" question looks for the name bound to X, when the
+ * best line says "the X": far enough for a story's opening verse or a list's lead-in, near
+ * enough to stay in the same scene.
+ */
+export const ANTECEDENT_LINES = 5;
 /** What a name in a passage other than the best one counts for, against one in the best passage. */
 export const OTHER_PASSAGE_SHARE = 0.35;
 /** How far the best short answer must lead the next to be put first. */

@@ -5,6 +5,7 @@ import type { ReadingSearch } from '../gather.js';
 import type { Evidence } from '../rank.js';
 import {
   ANSWER_COVERAGE,
+  ANTECEDENT_LINES,
   CONFIDENCE_MARGIN,
   FURTHER_CITATION_SHARE,
   NAMING_PASSAGES,
@@ -65,7 +66,11 @@ export function extract(
   const ownTerms = new Set(search.query.slice(0, search.own).map((term) => term.term));
   const maxIdf = index.idf('');
   const isName = (word: string) => usuallyCapitalised(model, word);
-  const lines = evidenceLines(index, shape.kind === 'choice' ? evidence : evidence.slice(0, NAMING_PASSAGES));
+  const lines = evidenceLines(
+    index,
+    shape.kind === 'choice' ? evidence : evidence.slice(0, NAMING_PASSAGES),
+    shape,
+  );
   const candidates = answerCandidates(
     shape,
     questionTerms,
@@ -133,20 +138,52 @@ function citedEvidence(
   return [bearer, ...eligible.filter((item) => item !== bearer)].slice(0, cite);
 }
 
-/** The lines candidates are drawn from: every unit given, and the lines around one-a-line text. */
-function evidenceLines(index: PassageIndex, evidence: readonly Evidence[]): EvidenceLine[] {
+/**
+ * The lines candidates are drawn from: every unit given, and the lines around one-a-line text.
+ * When the best line speaks of what a "which X" question asks for as "the X" (a definite
+ * description: "the king saw the part of the hand"), the X was introduced earlier, and the lines
+ * before it, back to ANTECEDENT_LINES, are where a name was bound to it ("Belshazzar the king
+ * made a great feast"); only such bindings make a candidate of a choice question.
+ */
+function evidenceLines(
+  index: PassageIndex,
+  evidence: readonly Evidence[],
+  shape: QuestionShape,
+): EvidenceLine[] {
   const lines: EvidenceLine[] = [];
   const top = evidence[0]?.rank ?? 1;
   for (const item of evidence) {
     const weight = item === evidence[0] ? 1 : OTHER_PASSAGE_SHARE * (Math.max(0, item.rank) / top) ** 2;
     const id = item.hit.id;
-    lines.push({ text: index.text(id), weight });
+    const text = index.text(id);
+    lines.push({ text, weight });
     for (const step of [-1, 1] as const) {
       const other = index.neighbour(id, step);
       if (other >= 0) lines.push({ text: index.text(other), weight: weight * NEARBY_SHARE });
     }
+    if (item === evidence[0] && definiteFocus(text, shape)) {
+      for (const back of linesBefore(index, id))
+        lines.push({ text: index.text(back), weight: weight * NEARBY_SHARE });
+    }
   }
   return lines;
+}
+
+/** True when a text speaks of a choice question's focus as known: "the king", "this city". */
+function definiteFocus(text: string, shape: QuestionShape): boolean {
+  if (shape.kind !== 'choice' || !shape.focus) return false;
+  return new RegExp(`\\b(?:the|this|that) ${escapeRegExp(shape.focus)}\\b`, 'i').test(text);
+}
+
+/** The lines of a one-a-line text before a unit's neighbour, nearest first, back to ANTECEDENT_LINES. */
+function linesBefore(index: PassageIndex, id: number): number[] {
+  const found: number[] = [];
+  let back = index.neighbour(id, -1);
+  for (let k = 1; k < ANTECEDENT_LINES && back >= 0; k++) {
+    back = index.neighbour(back, -1);
+    if (back >= 0) found.push(back);
+  }
+  return found;
 }
 
 function confidentAnswer(candidates: readonly AnswerCandidate[]): string | null {
@@ -193,6 +230,12 @@ function snippetOf(
       text = step < 0 ? `${extra} ${text}` : `${text} ${extra}`;
       break;
     }
+  }
+  // A name bound to "the X" lines before (see evidenceLines) is shown where it was bound, with the
+  // gap marked, so the answer stays backed by what the reply quotes.
+  if (answer && !includesWord(text, answer) && definiteFocus(index.text(id), shape)) {
+    const back = linesBefore(index, id).find((line) => includesWord(index.text(line), answer));
+    if (back !== undefined) text = `${trimToQuestion(model, index.text(back), weights, answer)} … ${text}`;
   }
   // The default's value first: it is what a question about a default asks for.
   const stated =
