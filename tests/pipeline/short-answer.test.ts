@@ -53,4 +53,16 @@ describe('short answers', () => {
       candidates('Which tool unpacks the files?', ['A tool called Vell archives unpacks the files.']),
     ).not.toContain('Vell');
   });
+
+  it('takes a name the text places in the restriction of "which X of Y" ("Hallow of Vell")', () => {
+    expect(
+      candidates('In which town of Vell was the bridge built?', [
+        'The bridge was built in Hallow of Vell.',
+      ])[0],
+    ).toBe('Hallow');
+    // A town "of" another place is another town.
+    expect(
+      candidates('In which town of Vell was the bridge built?', ['The bridge was built in Hallow of Orle.']),
+    ).toEqual([]);
+  });
 });

@@ -75,6 +75,25 @@ describe('understand', () => {
     expect(shapeOf('What is the function of a proxy?').wants).toBe('fact');
   });
 
+  it('reads "which X" where English fronts it with a preposition or the phrase it belongs to', () => {
+    expect(shapeOf('In which town was the bridge built?')).toMatchObject({ kind: 'choice', focus: 'town' });
+    expect(shapeOf('The walls of which fort fell at dawn?')).toMatchObject({ kind: 'choice', focus: 'fort' });
+    expect(shapeOf('Toward which harbour did the ship sail?')).toMatchObject({
+      kind: 'choice',
+      focus: 'harbour',
+    });
+    expect(shapeOf('In what year was the bridge built?').kind).toBe('time');
+    // The head of "X of Y" is X: "which version of Node.js is required?" asks for a version.
+    expect(shapeOf('In which city of Vell was the treaty signed?')).toMatchObject({
+      kind: 'choice',
+      focus: 'city',
+      focusOf: 'vell',
+    });
+    expect(shapeOf('Which version of the runtime is required?').focus).toBe('version');
+    // Not a fronted "which": a relative clause after a noun phrase.
+    expect(shapeOf('The files of which the archive is made are listed where?').kind).not.toBe('choice');
+  });
+
   it('gives a message that leans on the conversation a second, resolved reading; one that stands alone keeps one', async () => {
     const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
     const history = [

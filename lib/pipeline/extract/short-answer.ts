@@ -165,6 +165,11 @@ export function answerCandidates(
           const named = namedFocus(i);
           if (named >= 0) add(tokens[named], named, AGENT_BONUS);
         }
+        // "Which city of Judaea": a name the text places in the question's restriction ("Bethlehem
+        // of Judaea") is one of the things asked about, though the text need not say "city".
+        if (shape.focusOf && folded[i] === 'of' && folded[i + 1] === shape.focusOf && nameAt(i - 1)) {
+          add(tokens[i - 1], i - 1, AGENT_BONUS);
+        }
         continue;
       }
       // A passive's agent: the word after "by" (or the older "of") that follows a participle of the

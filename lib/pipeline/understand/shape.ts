@@ -46,21 +46,30 @@ export function asksForMadeUpText(message: string): boolean {
 const SETTING_NOUNS =
   /^(?:option|options|flag|flags|switch|switches|setting|settings|parameter|parameters|argument|arguments|variable|variables|command|commands|subcommand|key|keys|field|fields|property|properties|directive|directives|attribute|attributes|function|functions|method|methods|pragma|pragmas|keyword|keywords|hook|hooks|event|events|header|headers|file|files|value|values|mode|modes|type|types|plugin|plugins|program|tool|utility)$/;
 
+/** What may stand before a fronted "which X" / "what X": a preposition, or "the Y of". */
+const FRONTED_WH =
+  /^(?:(?:in|on|at|to|from|toward|towards|into|onto|by|with|for|under|over|through|after|before|during|near|upon|unto|against|within|across|along|among|between|behind|beside|beyond|around|about)\s+|(?:the|a|an)\s+[a-z]+\s+of\s+)(?=(?:which|what)\s+(?!(?:the|a|an|is|are|was|were)\b))/;
+
 /** Reads the shape of a question: what kind of short answer and what kind of unit it wants. */
 export function shapeOf(message: string): QuestionShape {
   const lower = message.trim().toLowerCase();
   let kind: AnswerKind = 'thing';
   let focus: string | null = null;
+  // English moves a preposition, or the phrase "which X" belongs to, to the front with it ("In
+  // which town ...?", "Toward which city ...?", "The walls of which city ...?"): the question
+  // asks "which X" all the same.
+  const fronted = FRONTED_WH.exec(lower);
+  const asked = fronted ? lower.slice(fronted[0].length) : lower;
   if (/^(?:who|whom|whose)\b|\b(?:who|whom)\b[^?]*\?$/.test(lower)) kind = 'person';
   else if (/^where\b/.test(lower)) kind = 'place';
-  else if (/^when\b|^what (?:year|day|time|month)\b/.test(lower)) kind = 'time';
+  else if (/^when\b|^what (?:year|day|time|month)\b/.test(asked)) kind = 'time';
   else if (/^how (?:many|much|old|long|far|big|large|tall)\b/.test(lower)) kind = 'number';
   else if (/^why\b|^how come\b/.test(lower)) kind = 'reason';
   else {
-    const which = /^(?:which|what)\s+([a-z]+)\b/.exec(lower);
+    const which = /^(?:which|what)\s+([a-z]+)\b/.exec(asked);
     if (which && !AUXILIARIES.has(which[1])) {
       kind = 'choice';
-      focus = headNoun(lower);
+      focus = headNoun(asked);
     }
   }
   const restricted = focus ? new RegExp(`\\b${focus} of (?:the )?([a-z]+)`).exec(lower) : null;
@@ -118,7 +127,9 @@ function headNoun(question: string): string {
     .split(/\s+/)
     .slice(1, 6);
   const verb = words.findIndex((word) => AUXILIARIES.has(word) || VERBISH.has(word));
-  if (verb > 0 && verb <= 4) return words[verb - 1];
+  // "which city of Judaea was ...": the noun "of" restricts is the head, not the last word.
+  const of = words.indexOf('of');
+  if (verb > 0 && verb <= 4) return of > 0 && of < verb ? words[of - 1] : words[verb - 1];
   return words[0];
 }
 
