@@ -5,7 +5,7 @@ import { termsOf } from '../../lib/retrieval/index.js';
 
 /** The short answers a question finds in lines of evidence, best first. */
 function candidates(question: string, lines: string[]): string[] {
-  const evidence = lines.map((text) => ({ text, weight: 1 }));
+  const evidence = lines.map((text) => ({ text, weight: 1, best: true }));
   return answerCandidates(
     shapeOf(question),
     new Set(termsOf(question)),
@@ -64,5 +64,20 @@ describe('short answers', () => {
     expect(
       candidates('In which town of Vell was the bridge built?', ['The bridge was built in Hallow of Orle.']),
     ).toEqual([]);
+  });
+
+  it('binds a name by a naming phrase only in the unit that answers and around it', () => {
+    const question = 'Which miller saved the grain?';
+    const found = answerCandidates(
+      shapeOf(question),
+      new Set(termsOf(question)),
+      [
+        { text: 'In the night the miller saved the grain of the valley.', weight: 1, best: true },
+        { text: 'In another town there was a miller named Tamsin.', weight: 0.3, best: false },
+      ],
+      () => 1,
+      () => true,
+    );
+    expect(found.map((candidate) => candidate.text)).not.toContain('Tamsin');
   });
 });

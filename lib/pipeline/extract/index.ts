@@ -156,14 +156,15 @@ function evidenceLines(
     const weight = item === evidence[0] ? 1 : OTHER_PASSAGE_SHARE * (Math.max(0, item.rank) / top) ** 2;
     const id = item.hit.id;
     const text = index.text(id);
-    lines.push({ text, weight });
+    const best = item === evidence[0];
+    lines.push({ text, weight, best });
     for (const step of [-1, 1] as const) {
       const other = index.neighbour(id, step);
-      if (other >= 0) lines.push({ text: index.text(other), weight: weight * NEARBY_SHARE });
+      if (other >= 0) lines.push({ text: index.text(other), weight: weight * NEARBY_SHARE, best });
     }
     if (item === evidence[0] && definiteFocus(text, shape)) {
       for (const back of linesBefore(index, id))
-        lines.push({ text: index.text(back), weight: weight * NEARBY_SHARE });
+        lines.push({ text: index.text(back), weight: weight * NEARBY_SHARE, best });
     }
   }
   return lines;

@@ -7,6 +7,8 @@ import type { QuestionShape } from '../understand/shape.js';
 export interface EvidenceLine {
   text: string;
   weight: number;
+  /** A line of the best unit or around it, where a name bound by apposition or naming is taken from. */
+  best?: boolean;
 }
 
 /** A short answer found in the evidence ("Naomi", "Red", "nine hundred sixty and nine years"). */
@@ -161,7 +163,9 @@ export function answerCandidates(
         ) {
           add(tokens[i - 1], i - 1, AGENT_BONUS);
         }
-        if (!otherwise && folded[i] === shape.focus) {
+        // Only in the unit that answers and around it: the noun is bound to a name in many
+        // places ("a city called Nazareth"), and one of another passage is another city.
+        if (!otherwise && line.best && folded[i] === shape.focus) {
           const named = namedFocus(i);
           if (named >= 0) add(tokens[named], named, AGENT_BONUS);
         }
