@@ -80,7 +80,7 @@ export function extract(
     search.reading.carried ? ownTerms : undefined,
   ).filter((candidate) => fitsKind(index, candidate.text, shape.kind));
   const answer = request.hedged ? null : confidentAnswer(candidates);
-  const cited = citedEvidence(index, evidence, best, answer, request.budget.cite);
+  const cited = citedEvidence(index, evidence, best, answer, request.budget.cite, shape);
 
   const snippets: { text: string; block: boolean }[] = [];
   const sources: Source[] = [];
@@ -117,6 +117,7 @@ function citedEvidence(
   best: Evidence,
   answer: string | null,
   cite: number,
+  shape: QuestionShape,
 ): Evidence[] {
   const floor = best.rank * FURTHER_CITATION_SHARE;
   const eligible = [
@@ -132,7 +133,11 @@ function citedEvidence(
       item.hasRarest &&
       (holds(item.hit.id) ||
         holds(index.neighbour(item.hit.id, -1)) ||
-        holds(index.neighbour(item.hit.id, 1))),
+        holds(index.neighbour(item.hit.id, 1)) ||
+        // The line that answers, when the name is the one it refers back to (see evidenceLines).
+        (item === evidence[0] &&
+          refersBack(index.text(item.hit.id), shape) &&
+          linesBefore(index, item.hit.id).some(holds))),
   );
   if (!bearer) return eligible.slice(0, cite);
   return [bearer, ...eligible.filter((item) => item !== bearer)].slice(0, cite);
@@ -166,8 +171,28 @@ function evidenceLines(
       for (const back of linesBefore(index, id))
         lines.push({ text: index.text(back), weight: weight * NEARBY_SHARE, best });
     }
+    // "Who saw a ladder …?" answered by "And he dreamed, and behold a ladder …": the pronoun
+    // points back to a name before, the subject of the nearest line that has one (see
+    // answerCandidates).
+    if (item === evidence[0] && pronounReference(text, shape)) {
+      for (const back of linesBefore(index, id))
+        lines.push({ text: index.text(back), weight: weight * NEARBY_SHARE, antecedent: true });
+    }
   }
   return lines;
+}
+
+/** A third-person pronoun opening a clause or standing as its possessor: "And he dreamed", "But his wife". */
+const PRONOUN_REFERENCE = /(?:^|[.,;:]\s*|\b(?:and|then|but|so|when|that|for|now)\s+)(?:he|she|his|her)\b/i;
+
+/** True when the text refers back to what the question asks for: "the king", "And he dreamed". */
+function refersBack(text: string, shape: QuestionShape): boolean {
+  return definiteFocus(text, shape) || pronounReference(text, shape);
+}
+
+/** True when a who-question's answering text speaks of someone by a pronoun ("And he dreamed"). */
+function pronounReference(text: string, shape: QuestionShape): boolean {
+  return shape.kind === 'person' && shape.agent === true && PRONOUN_REFERENCE.test(text);
 }
 
 /** True when a text speaks of a choice question's focus as known: "the king", "this city". */
@@ -234,7 +259,7 @@ function snippetOf(
   }
   // A name bound to "the X" lines before (see evidenceLines) is shown where it was bound, with the
   // gap marked, so the answer stays backed by what the reply quotes.
-  if (answer && !includesWord(text, answer) && definiteFocus(index.text(id), shape)) {
+  if (answer && !includesWord(text, answer) && refersBack(index.text(id), shape)) {
     const back = linesBefore(index, id).find((line) => includesWord(index.text(line), answer));
     if (back !== undefined) text = `${trimToQuestion(model, index.text(back), weights, answer)} … ${text}`;
   }
