@@ -180,7 +180,7 @@ function rewriteWith(
     });
   }
   if (ellipsis || isFragment(question)) {
-    const previous = focus.lastQuestion;
+    const previous = ellipsisBase(focus.lastQuestion);
     // "What about X?" is the earlier question asked of X instead of its topic.
     const instead = ellipsis && !replaced && isFragment(question) ? substituted(previous, question) : null;
     if (instead) return { kind: 'ellipsis', question: instead, carried: '' };
@@ -197,7 +197,7 @@ function rewriteWith(
     return {
       kind: 'pronoun',
       question: capitalise(withNounForOne(text, focus.lastQuestion)),
-      carried: focus.lastQuestion,
+      carried: antecedentOf(focus.lastQuestion),
     };
   }
   return none;
@@ -374,9 +374,12 @@ function askedInstead(previous: string, remainder: string): { question: string; 
     // The question asked last comes first; where its object is a pronoun ("how do I paste it?"),
     // the pronoun stood for the object of the one it leaned on, which is then the frame ("to the
     // system clipboard" after "how do I copy a line?", "how do I paste it?").
+    // Put in the frame of the one it leaned on, the phrase carries nothing of the pronoun question
+    // asked last: that one asked another action of the same thing ("paste" is not what "to the
+    // system clipboard" asks after "how do I copy a line?", "how do I paste it?").
     for (const [text, other] of [
       [asked, inner],
-      [inner, asked],
+      [inner, ''],
     ]) {
       const words = wordsOfQuestion(text);
       const verb = frameOf(words);
@@ -442,6 +445,40 @@ const PRONOUN_OBJECTS = new Set('it them that this these those one ones somethin
  * length"): they belong to the question's frame, so they stay when another topic takes its place.
  */
 const VALUE_WORDS = new Set('default defaults maximum minimum largest smallest current initial'.split(' '));
+
+/**
+ * What a pronoun in the next message stands for, from the question asked last as it was read
+ * ("A? (B)" where A leaned on B). A pronoun stands for a thing, not for an action: where A's own
+ * pronoun stood for B's topic ("why should I avoid it?" after "what does the AUTOINCREMENT keyword
+ * do?"), A's verbs said what was asked of that thing and are not it ("what happens when it runs
+ * out of numbers?" is about AUTOINCREMENT, not about avoiding it). So B carries over, with the
+ * noun phrases A added ("extension" of "how do I change the extension it gets?"); A's verbs are
+ * the words right after a subject pronoun ("I avoid", "it gets").
+ */
+function antecedentOf(standalone: string): string {
+  const { asked, inner } = partsOf(standalone);
+  if (!inner) return standalone;
+  const words = wordsOfQuestion(asked);
+  const added = words
+    .filter((word, at) => isContent(word) && !(at > 0 && SUBJECT_PRONOUNS.has(plain(words[at - 1]))))
+    .map(plain);
+  return added.length > 0 ? `${inner} — ${added.join(' ')}` : inner;
+}
+
+const SUBJECT_PRONOUNS = new Set('i we you it they he she'.split(' '));
+
+/**
+ * The question a new ellipsis repeats. An ellipsis repeats the predicate of the question asked
+ * last, so that question is kept whole, with the one it leaned on ("and the serializer?" after
+ * "can I replace it?" asks to replace). Where the question asked last was itself an ellipsis, a
+ * fragment ("and with a time limit?" after "which builtin reads a line?"), the two fragments are
+ * alternatives in the same place: the new one replaces the old, and both lean on the same
+ * question ("what about a password?" asks which builtin reads a password, not with a time limit).
+ */
+function ellipsisBase(standalone: string): string {
+  const { asked, inner } = partsOf(standalone);
+  return inner && isFragment(asked) ? inner : standalone;
+}
 
 /** "A? (B)": the question asked last and the one it leaned on. */
 function partsOf(standalone: string): { asked: string; inner: string } {
