@@ -180,7 +180,7 @@ function rewriteWith(
     });
   }
   if (ellipsis || isFragment(question)) {
-    const previous = ellipsisBase(focus.lastQuestion);
+    const previous = focus.lastQuestion;
     // "What about X?" is the earlier question asked of X instead of its topic.
     const instead = ellipsis && !replaced && isFragment(question) ? substituted(previous, question) : null;
     if (instead) return { kind: 'ellipsis', question: instead, carried: '' };
@@ -197,7 +197,9 @@ function rewriteWith(
     return {
       kind: 'pronoun',
       question: capitalise(withNounForOne(text, focus.lastQuestion)),
-      carried: antecedentOf(focus.lastQuestion),
+      carried: PERSONAL_PRONOUN.test(text.replace(DUMMY_IT, ' '))
+        ? antecedentOf(focus.lastQuestion)
+        : focus.lastQuestion,
     };
   }
   return none;
@@ -447,8 +449,10 @@ const PRONOUN_OBJECTS = new Set('it them that this these those one ones somethin
 const VALUE_WORDS = new Set('default defaults maximum minimum largest smallest current initial'.split(' '));
 
 /**
- * What a pronoun in the next message stands for, from the question asked last as it was read
- * ("A? (B)" where A leaned on B). A pronoun stands for a thing, not for an action: where A's own
+ * What a personal pronoun in the next message stands for, from the question asked last as it was
+ * read ("A? (B)" where A leaned on B). "It" and "them" stand for things; a demonstrative may stand
+ * for an action or an event too ("when does that fail?" after "how do I remove one?"), and keeps
+ * the whole question. A personal pronoun does not stand for an action: where A's own
  * pronoun stood for B's topic ("why should I avoid it?" after "what does the AUTOINCREMENT keyword
  * do?"), A's verbs said what was asked of that thing and are not it ("what happens when it runs
  * out of numbers?" is about AUTOINCREMENT, not about avoiding it). So B carries over, with the
@@ -466,19 +470,8 @@ function antecedentOf(standalone: string): string {
 }
 
 const SUBJECT_PRONOUNS = new Set('i we you it they he she'.split(' '));
-
-/**
- * The question a new ellipsis repeats. An ellipsis repeats the predicate of the question asked
- * last, so that question is kept whole, with the one it leaned on ("and the serializer?" after
- * "can I replace it?" asks to replace). Where the question asked last was itself an ellipsis, a
- * fragment ("and with a time limit?" after "which builtin reads a line?"), the two fragments are
- * alternatives in the same place: the new one replaces the old, and both lean on the same
- * question ("what about a password?" asks which builtin reads a password, not with a time limit).
- */
-function ellipsisBase(standalone: string): string {
-  const { asked, inner } = partsOf(standalone);
-  return inner && isFragment(asked) ? inner : standalone;
-}
+/** Pronouns that stand for things said before (a demonstrative may stand for an action too). */
+const PERSONAL_PRONOUN = /\b(?:it|its|they|them|their)\b/i;
 
 /** "A? (B)": the question asked last and the one it leaned on. */
 function partsOf(standalone: string): { asked: string; inner: string } {
