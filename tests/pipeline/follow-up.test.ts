@@ -470,6 +470,21 @@ describe('what a pronoun stands for', () => {
     expect(added.carried).toBe('Which option keeps a backup? — extension');
   });
 
+  it("carries what follows the asker's verb, not the verb: the pronoun stands for the thing", () => {
+    const read = resolveFollowUp(
+      'How do I let it carry on in the background?',
+      historyOf('How do I stop a running job?'),
+    );
+    expect(read.kind).toBe('pronoun');
+    expect(read.carried).toBe('a running job');
+    // The question leaned on is kept whole for the turns after: its frame still takes a phrase.
+    const later = resolveFollowUp(
+      'What about to the system clipboard?',
+      historyOf('How do I copy a line?', 'How do I paste it?'),
+    );
+    expect(later.question).toBe('How do I copy a line to the system clipboard?');
+  });
+
   it('keeps the whole question for a demonstrative, which may stand for the action itself', () => {
     const read = resolveFollowUp(
       'When does that fail?',
@@ -477,6 +492,12 @@ describe('what a pronoun stands for', () => {
     );
     expect(read.kind).toBe('pronoun');
     expect(read.carried).toMatch(/^How do I remov(?:e|ing) one\? \(column\)$/);
+    // "Which library does it use for that?": "that" is the testing itself.
+    const both = resolveFollowUp(
+      'Which library does it use for that?',
+      historyOf('How do I test my routes?'),
+    );
+    expect(both.carried).toBe('How do I test my routes?');
   });
 });
 

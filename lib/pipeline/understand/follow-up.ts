@@ -111,7 +111,7 @@ export function resolveFollowUp(
     // carried too: a pronoun in the next turn points at what that turn was about ("column").
     const standalone =
       read.carried && (read.kind === 'pronoun' || read.kind === 'ellipsis')
-        ? `${read.question} (${partsOf(read.carried).inner || read.carried})`
+        ? `${read.question} (${read.leanedOn ?? (partsOf(read.carried).inner || read.carried)})`
         : read.question;
     // Small talk and replies that quote no passage ("hello", "thanks", "I don't know") leave the
     // focus as it was. A reply cut by a length limit may have lost its [n], so the passage decides.
@@ -146,7 +146,10 @@ export function resolveFollowUp(
 function rewriteWith(
   message: string,
   focus: Focus,
-): Omit<FollowUp, 'lastAnswer' | 'lastQuestion' | 'leansOn' | 'focus'> {
+): Omit<FollowUp, 'lastAnswer' | 'lastQuestion' | 'leansOn' | 'focus'> & {
+  /** The question a pronoun leaned on, whole, where the words carried are only part of it. */
+  leanedOn?: string;
+} {
   const text = message.trim();
   const none = { kind: 'none' as const, question: text, carried: '' };
   if (!focus.lastAnswer && !focus.lastQuestion) return none;
@@ -197,9 +200,12 @@ function rewriteWith(
     return {
       kind: 'pronoun',
       question: capitalise(withNounForOne(text, focus.lastQuestion)),
-      carried: PERSONAL_PRONOUN.test(text.replace(DUMMY_IT, ' '))
-        ? antecedentOf(focus.lastQuestion)
-        : focus.lastQuestion,
+      ...(PERSONAL_PRONOUN.test(text.replace(DUMMY_IT, ' ')) && !/\b(?:that|this|these|those)\b/i.test(text)
+        ? {
+            carried: antecedentOf(focus.lastQuestion),
+            leanedOn: partsOf(focus.lastQuestion).inner || focus.lastQuestion,
+          }
+        : { carried: focus.lastQuestion }),
     };
   }
   return none;
@@ -468,8 +474,11 @@ const VALUE_WORDS = new Set('default defaults maximum minimum largest smallest c
 /**
  * What a personal pronoun in the next message stands for, from the question asked last as it was
  * read ("A? (B)" where A leaned on B). "It" and "them" stand for things; a demonstrative may stand
- * for an action or an event too ("when does that fail?" after "how do I remove one?"), and keeps
- * the whole question. A personal pronoun does not stand for an action: where A's own
+ * for an action or an event too ("when does that fail?" after "how do I remove one?",
+ * "which library does it use for that?" after "how do I test my routes?"), and a message with one
+ * keeps the whole question. A personal pronoun does not stand for the asker's action: "how do I
+ * let it carry on in the background?" after "how do I stop a running job?" is about the job, not
+ * about stopping, so the words after "how do I <verb>" are what it carries. Where A's own
  * pronoun stood for B's topic ("why should I avoid it?" after "what does the AUTOINCREMENT keyword
  * do?"), A's verbs said what was asked of that thing and are not it ("what happens when it runs
  * out of numbers?" is about AUTOINCREMENT, not about avoiding it). So B carries over, with the
@@ -478,8 +487,13 @@ const VALUE_WORDS = new Set('default defaults maximum minimum largest smallest c
  */
 function antecedentOf(standalone: string): string {
   const { asked, inner } = partsOf(standalone);
-  if (!inner) return standalone;
   const words = wordsOfQuestion(asked);
+  if (!inner) {
+    // "How do I stop a running job?": the thing is what follows the asker's verb.
+    const subject = words.findIndex((word, at) => at <= 2 && SUBJECT_PRONOUNS.has(plain(word)));
+    const rest = subject >= 0 && subject + 2 < words.length ? words.slice(subject + 2) : words;
+    return rest.filter((_word, at) => !(at > 0 && SUBJECT_PRONOUNS.has(plain(rest[at - 1])))).join(' ');
+  }
   const added = words
     .filter((word, at) => isContent(word) && !(at > 0 && SUBJECT_PRONOUNS.has(plain(words[at - 1]))))
     .map(plain);
