@@ -491,7 +491,11 @@ function antecedentOf(standalone: string): string {
   if (!inner) {
     // "How do I stop a running job?": the thing is what follows the asker's verb.
     const subject = words.findIndex((word, at) => at <= 2 && SUBJECT_PRONOUNS.has(plain(word)));
-    const rest = subject >= 0 && subject + 2 < words.length ? words.slice(subject + 2) : words;
+    if (subject < 0 || subject + 2 >= words.length) {
+      const kept = words.filter((_word, at) => !(at > 0 && SUBJECT_PRONOUNS.has(plain(words[at - 1]))));
+      return kept.length === words.length ? standalone : `${kept.join(' ')}?`;
+    }
+    const rest = words.slice(subject + 2);
     return rest.filter((_word, at) => !(at > 0 && SUBJECT_PRONOUNS.has(plain(rest[at - 1])))).join(' ');
   }
   const added = words
