@@ -470,17 +470,11 @@ describe('what a pronoun stands for', () => {
     expect(added.carried).toBe('Which option keeps a backup? — extension');
   });
 
-  it("carries what follows the asker's verb, not the verb: the pronoun stands for the thing", () => {
-    const read = resolveFollowUp(
-      'How do I let it carry on in the background?',
-      historyOf('How do I stop a running job?'),
-    );
-    expect(read.kind).toBe('pronoun');
-    expect(read.carried).toBe('a running job');
-    // The question leaned on is kept whole for the turns after: its frame still takes a phrase.
+  it('keeps the question leaned on whole for the turns after, where only part of it is carried', () => {
+    // "How do I paste it?" carries only "How do I copy a line?"; its frame still takes a phrase.
     const later = resolveFollowUp(
       'What about to the system clipboard?',
-      historyOf('How do I copy a line?', 'How do I paste it?'),
+      historyOf('How do I copy a line?', 'How do I paste it?', 'How do I undo it?'),
     );
     expect(later.question).toBe('How do I copy a line to the system clipboard?');
   });

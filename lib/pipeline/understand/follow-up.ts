@@ -476,10 +476,7 @@ const VALUE_WORDS = new Set('default defaults maximum minimum largest smallest c
  * read ("A? (B)" where A leaned on B). "It" and "them" stand for things; a demonstrative may stand
  * for an action or an event too ("when does that fail?" after "how do I remove one?",
  * "which library does it use for that?" after "how do I test my routes?"), and a message with one
- * keeps the whole question. A personal pronoun does not stand for the asker's action: "how do I
- * let it carry on in the background?" after "how do I stop a running job?" is about the job, not
- * about stopping, so the words after "how do I <verb>" are what it carries. Where A's own
- * pronoun stood for B's topic ("why should I avoid it?" after "what does the AUTOINCREMENT keyword
+ * keeps the whole question. Where A's own pronoun stood for B's topic ("why should I avoid it?" after "what does the AUTOINCREMENT keyword
  * do?"), A's verbs said what was asked of that thing and are not it ("what happens when it runs
  * out of numbers?" is about AUTOINCREMENT, not about avoiding it). So B carries over, with the
  * noun phrases A added ("extension" of "how do I change the extension it gets?"); A's verbs are
@@ -487,17 +484,8 @@ const VALUE_WORDS = new Set('default defaults maximum minimum largest smallest c
  */
 function antecedentOf(standalone: string): string {
   const { asked, inner } = partsOf(standalone);
+  if (!inner) return standalone;
   const words = wordsOfQuestion(asked);
-  if (!inner) {
-    // "How do I stop a running job?": the thing is what follows the asker's verb.
-    const subject = words.findIndex((word, at) => at <= 2 && SUBJECT_PRONOUNS.has(plain(word)));
-    if (subject < 0 || subject + 2 >= words.length) {
-      const kept = words.filter((_word, at) => !(at > 0 && SUBJECT_PRONOUNS.has(plain(words[at - 1]))));
-      return kept.length === words.length ? standalone : `${kept.join(' ')}?`;
-    }
-    const rest = words.slice(subject + 2);
-    return rest.filter((_word, at) => !(at > 0 && SUBJECT_PRONOUNS.has(plain(rest[at - 1])))).join(' ');
-  }
   const added = words
     .filter((word, at) => isContent(word) && !(at > 0 && SUBJECT_PRONOUNS.has(plain(words[at - 1]))))
     .map(plain);
