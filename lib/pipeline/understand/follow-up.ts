@@ -432,15 +432,15 @@ function askedInstead(previous: string, remainder: string): { question: string; 
   }
   // Where neither question has a topic phrase to replace and the one asked last had a pronoun for
   // it ("can I replace it?" after "which library validates request data?"), the pronoun is the
-  // topic's place: "and the serializer?" asks the same of X ("Can I replace the serializer?"),
-  // and the question the pronoun stood for is carried.
+  // topic's place: "and the serializer?" asks the same of X ("Can I replace the serializer?").
+  // X replaces what the pronoun stood for, so nothing of the question that gave it is carried.
   if (inner) {
     const words = wordsOfQuestion(asked);
     for (let at = words.length - 1; at > 0; at--) {
       if (!TOPIC_PRONOUNS.has(plain(words[at]))) continue;
       return {
         question: `${capitalise([...words.slice(0, at), ...xWords, ...words.slice(at + 1)].join(' '))}?`,
-        carried: inner,
+        carried: '',
       };
     }
   }
