@@ -533,3 +533,23 @@ Defines the server keep-alive timeout in milliseconds.
     expect(askPipeline(knowledge, 'What about the keep-alive timeout?', []).text).not.toMatch(/72000/);
   });
 });
+
+describe('two pronouns of one clause', () => {
+  it('reads an object pronoun as someone other than the subject of its clause', () => {
+    const history: Turn[] = [
+      { role: 'user', content: 'Who came to see Solomon?' },
+      {
+        role: 'assistant',
+        content: 'Sheba. And the queen of Sheba came to Solomon with a great company. [1]',
+      },
+    ];
+    const read = resolveFollowUp('What did she bring him?', history);
+    expect(read.kind).toBe('pronoun');
+    // "him" is not "she": that would be "herself".
+    expect(read.question).toBe('What did Sheba bring Solomon?');
+    // A possessive may stand for the subject ("her company" is her own).
+    expect(resolveFollowUp('Where did she leave her company?', history).question).toBe(
+      "Where did Sheba leave Sheba's company?",
+    );
+  });
+});

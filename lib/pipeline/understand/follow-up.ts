@@ -164,13 +164,21 @@ function rewriteWith(
   let replaced = false;
   // A question that names someone of its own uses its pronouns for them ("Who gave her bread ... to Elijah?").
   if (namesIn(question).length === 0) {
+    // An object pronoun never stands for the subject of its own clause (that would be "himself",
+    // "herself"): in "what did she bring him?" she and he are two people.
+    let subject: string | undefined;
     question = question.replace(
       new RegExp(PERSON_PRONOUN, 'gi'),
       (word, _p, offset: number, whole: string) => {
-        const entity = referent(focus, 'person');
+        const after = whole.slice(offset + word.length);
+        const lower = word.toLowerCase();
+        const object =
+          lower === 'him' || lower === 'them' || (lower === 'her' && personForm(word, '', after) === '');
+        const entity = referent(focus, 'person', object ? subject : undefined);
         if (!entity) return word;
+        if (lower === 'he' || lower === 'she' || lower === 'they') subject = entity.text;
         replaced = true;
-        return personForm(word, entity.text, whole.slice(offset + word.length));
+        return personForm(word, entity.text, after);
       },
     );
     // "it" is what the earlier question was about, which its words say better than any one name:
