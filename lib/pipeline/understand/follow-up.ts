@@ -172,6 +172,7 @@ function rewriteWith(
       (word, _p, offset: number, whole: string) => {
         const after = whole.slice(offset + word.length);
         const lower = word.toLowerCase();
+        // "her" is an object where personForm does not read it as a possessive ("her brother").
         const object =
           lower === 'him' || lower === 'them' || (lower === 'her' && personForm(word, '', after) === '');
         const entity = referent(focus, 'person', object ? subject : undefined);
@@ -208,7 +209,7 @@ function rewriteWith(
     return {
       kind: 'pronoun',
       question: capitalise(withNounForOne(text, focus.lastQuestion)),
-      ...(PERSONAL_PRONOUN.test(text.replace(DUMMY_IT, ' ')) && !/\b(?:that|this|these|those)\b/i.test(text)
+      ...(PERSONAL_PRONOUN.test(text.replace(DUMMY_IT, ' ')) && !DEMONSTRATIVE_WORD.test(text)
         ? {
             carried: antecedentOf(focus.lastQuestion),
             leanedOn: partsOf(focus.lastQuestion).inner || focus.lastQuestion,
@@ -389,10 +390,9 @@ function askedInstead(previous: string, remainder: string): { question: string; 
     // carried, weighing less (it may be a complement the action still needs: "from upgrading").
     // The question asked last comes first; where its object is a pronoun ("how do I paste it?"),
     // the pronoun stood for the object of the one it leaned on, which is then the frame ("to the
-    // system clipboard" after "how do I copy a line?", "how do I paste it?").
-    // Put in the frame of the one it leaned on, the phrase carries nothing of the pronoun question
-    // asked last: that one asked another action of the same thing ("paste" is not what "to the
-    // system clipboard" asks after "how do I copy a line?", "how do I paste it?").
+    // system clipboard" after "how do I copy a line?", "how do I paste it?"), and the phrase
+    // carries nothing of the pronoun question: that one asked another action of the same thing
+    // ("paste" is not what "to the system clipboard" asks).
     for (const [text, other] of [
       [asked, inner],
       [inner, ''],
@@ -482,13 +482,14 @@ const VALUE_WORDS = new Set('default defaults maximum minimum largest smallest c
 /**
  * What a personal pronoun in the next message stands for, from the question asked last as it was
  * read ("A? (B)" where A leaned on B). "It" and "them" stand for things; a demonstrative may stand
- * for an action or an event too ("when does that fail?" after "how do I remove one?",
- * "which library does it use for that?" after "how do I test my routes?"), and a message with one
- * keeps the whole question. Where A's own pronoun stood for B's topic ("why should I avoid it?" after "what does the AUTOINCREMENT keyword
- * do?"), A's verbs said what was asked of that thing and are not it ("what happens when it runs
- * out of numbers?" is about AUTOINCREMENT, not about avoiding it). So B carries over, with the
- * noun phrases A added ("extension" of "how do I change the extension it gets?"); A's verbs are
- * the words right after a subject pronoun ("I avoid", "it gets").
+ * for an action or an event too ("when does that fail?" after "how do I remove one?", "which
+ * library does it use for that?" after "how do I test my routes?"), and a message with one keeps
+ * the whole question. Where A's own pronoun stood for B's topic ("why should I avoid it?" after
+ * "what does the AUTOINCREMENT keyword do?"), A's verbs said what was asked of that thing and are
+ * not it ("what happens when it runs out of numbers?" is about AUTOINCREMENT, not about avoiding
+ * it). So B carries over, with the noun phrases A added ("extension" of "how do I change the
+ * extension it gets?"); A's verbs are the words right after a subject pronoun ("I avoid", "it
+ * gets").
  */
 function antecedentOf(standalone: string): string {
   const { asked, inner } = partsOf(standalone);
@@ -503,6 +504,7 @@ function antecedentOf(standalone: string): string {
 const SUBJECT_PRONOUNS = new Set('i we you it they he she'.split(' '));
 /** Pronouns that stand for things said before (a demonstrative may stand for an action too). */
 const PERSONAL_PRONOUN = /\b(?:it|its|they|them|their)\b/i;
+const DEMONSTRATIVE_WORD = /\b(?:that|this|these|those)\b/i;
 
 /** "A? (B)": the question asked last and the one it leaned on. */
 function partsOf(standalone: string): { asked: string; inner: string } {
