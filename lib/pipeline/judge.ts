@@ -41,9 +41,14 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
     const resolvedJudgement = levelOf(searches[resolvedIndex], resolved, marginOf(ranked, resolved));
     // Evidence compared as an amount: the resolved reading has more words to match, so the share
     // of them a unit covers is no measure across readings; what it covers of the question is.
+    // Where both readings choose the same unit the evidence cannot tell them apart, and the
+    // resolved reading says more of what is asked of that unit: "what about the keep-alive
+    // timeout?" after a question about a default asks for the default too, which only the
+    // earlier question's shape, kept in the resolved reading, tells the extraction.
     const stronger =
       !asWritten ||
       writtenJudgement.confidence.level !== 'answer' ||
+      resolved.hit.id === asWritten.hit.id ||
       resolved.covered > asWritten.covered * (1 + RESOLVED_MARGIN);
     if (resolvedJudgement.confidence.level === 'answer' && stronger) return resolvedJudgement;
     // The message leans on the conversation, so as written it is about the earlier topic too: a

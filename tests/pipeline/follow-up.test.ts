@@ -408,7 +408,8 @@ describe('follow-ups read from the phrase they are', () => {
       historyOf('How do I copy a line?', 'How do I paste it?'),
     );
     expect(read.question).toBe('How do I copy a line to the system clipboard?');
-    expect(read.carried).toBe('How do I paste it?');
+    // "paste" was another action on the line, not what the phrase asks: nothing of it is carried.
+    expect(read.carried).toBe('');
   });
 
   it('keeps an adverb before a prepositional phrase with the phrase ("back in the foreground")', () => {
@@ -435,5 +436,120 @@ describe('follow-ups read from the phrase they are', () => {
     expect(resolveFollowUp('Why is that a problem?', history).kind).toBe('pronoun');
     // Before a clause's subject after another verb it joins clauses and points at nothing.
     expect(resolveFollowUp('How do I check that the upgrade finished cleanly?', history).kind).toBe('none');
+  });
+
+  it('puts X in the place of the pronoun of the question asked last when neither has a topic phrase', () => {
+    const read = resolveFollowUp(
+      'And the serializer?',
+      historyOf('Which library validates request data?', 'Can I replace it?'),
+    );
+    expect(read.kind).toBe('ellipsis');
+    expect(read.question).toBe('Can I replace the serializer?');
+    // The serializer replaces what "it" stood for: the validator's question is not carried.
+    expect(read.carried).toBe('');
+    // A topic phrase of the question leaned on comes first ("the default ... limit").
+    const other = resolveFollowUp(
+      'What about the keep-alive timeout?',
+      historyOf('What is the default body size limit?', 'Which error do I get when a request exceeds it?'),
+    );
+    expect(other.question).toBe('What is the default keep-alive timeout?');
+  });
+});
+
+describe('what a pronoun stands for', () => {
+  it('carries the question a pronoun question leaned on, not the verbs it asked with', () => {
+    const history = historyOf('What does the AUTOINCREMENT keyword do?', 'Why should I avoid it?');
+    const read = resolveFollowUp('What happens when it runs out of numbers?', history);
+    expect(read.kind).toBe('pronoun');
+    // "it" is still AUTOINCREMENT; "avoid" was what the turn before asked of it.
+    expect(read.carried).toBe('What does the AUTOINCREMENT keyword do?');
+    // The noun phrases that turn added are kept: "it" may now be the extension.
+    const added = resolveFollowUp(
+      'What is it by default?',
+      historyOf('Which option keeps a backup?', 'How do I change the extension it gets?'),
+    );
+    expect(added.carried).toBe('Which option keeps a backup? — extension');
+  });
+
+  it('keeps the question leaned on whole for the turns after, where only part of it is carried', () => {
+    // "How do I paste it?" carries only "How do I copy a line?"; its frame still takes a phrase.
+    const later = resolveFollowUp(
+      'What about to the system clipboard?',
+      historyOf('How do I copy a line?', 'How do I paste it?', 'How do I undo it?'),
+    );
+    expect(later.question).toBe('How do I copy a line to the system clipboard?');
+  });
+
+  it('keeps the whole question for a demonstrative, which may stand for the action itself', () => {
+    const read = resolveFollowUp(
+      'When does that fail?',
+      historyOf('How do I rename a column?', 'And what about removing one?'),
+    );
+    expect(read.kind).toBe('pronoun');
+    expect(read.carried).toMatch(/^How do I remov(?:e|ing) one\? \(column\)$/);
+    // "Which library does it use for that?": "that" is the testing itself.
+    const both = resolveFollowUp(
+      'Which library does it use for that?',
+      historyOf('How do I test my routes?'),
+    );
+    expect(both.carried).toBe('How do I test my routes?');
+  });
+});
+
+describe('both readings on the same unit', () => {
+  /** A reference whose entries give the default on a line of its own, apart from the description. */
+  const REFERENCE = `# harbour
+
+## Options
+
+### bodyLimit
+
++ Default: \`1048576\` (1MiB)
+
+Defines the maximum payload the server accepts, in bytes.
+
+### keepAliveTimeout
+
++ Default: \`72000\` (72 seconds)
+
+Defines the server keep-alive timeout in milliseconds.
+`;
+
+  it('answers from the resolved reading, whose shape says what is asked of the unit (its default)', async () => {
+    const services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'harbour.md', text: REFERENCE });
+    const knowledge = await services.model.knowledge();
+    const history: Turn[] = [];
+    const chat = (message: string) => {
+      const reply = askPipeline(knowledge, message, history);
+      history.push({ role: 'user', content: message }, { role: 'assistant', content: reply.text });
+      return reply;
+    };
+    expect(chat('What is the default body limit?').text).toMatch(/1048576/);
+    const next = chat('What about the keep-alive timeout?');
+    expect(next.readAs).toBe('What is the default keep-alive timeout?');
+    expect(next.text).toMatch(/72000/);
+    // Asked alone, the same words ask for no default.
+    expect(askPipeline(knowledge, 'What about the keep-alive timeout?', []).text).not.toMatch(/72000/);
+  });
+});
+
+describe('two pronouns of one clause', () => {
+  it('reads an object pronoun as someone other than the subject of its clause', () => {
+    const history: Turn[] = [
+      { role: 'user', content: 'Who came to see Solomon?' },
+      {
+        role: 'assistant',
+        content: 'Sheba. And the queen of Sheba came to Solomon with a great company. [1]',
+      },
+    ];
+    const read = resolveFollowUp('What did she bring him?', history);
+    expect(read.kind).toBe('pronoun');
+    // "him" is not "she": that would be "herself".
+    expect(read.question).toBe('What did Sheba bring Solomon?');
+    // A possessive may stand for the subject ("her company" is her own).
+    expect(resolveFollowUp('Where did she leave her company?', history).question).toBe(
+      "Where did Sheba leave Sheba's company?",
+    );
   });
 });

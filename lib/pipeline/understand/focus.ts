@@ -82,13 +82,20 @@ export function noteTopic(focus: Focus, topic: string): void {
 }
 
 /** The most salient entity a pronoun of this kind can stand for. */
-export function referent(focus: Focus, wants: 'person' | 'place' | 'thing'): FocusEntity | undefined {
+export function referent(
+  focus: Focus,
+  wants: 'person' | 'place' | 'thing',
+  /** An entity the pronoun cannot stand for (the subject of its own clause, for an object pronoun). */
+  not?: string,
+): FocusEntity | undefined {
   const fits = (entity: FocusEntity) =>
-    wants === 'person'
-      ? entity.kind === 'person' || entity.kind === 'unknown'
-      : wants === 'place'
-        ? entity.kind === 'place' || entity.kind === 'unknown'
-        : entity.kind === 'thing';
+    entity.text === not
+      ? false
+      : wants === 'person'
+        ? entity.kind === 'person' || entity.kind === 'unknown'
+        : wants === 'place'
+          ? entity.kind === 'place' || entity.kind === 'unknown'
+          : entity.kind === 'thing';
   return [...focus.entities].filter(fits).sort((a, b) => b.salience - a.salience)[0];
 }
 

@@ -111,7 +111,7 @@ export function resolveFollowUp(
     // carried too: a pronoun in the next turn points at what that turn was about ("column").
     const standalone =
       read.carried && (read.kind === 'pronoun' || read.kind === 'ellipsis')
-        ? `${read.question} (${partsOf(read.carried).inner || read.carried})`
+        ? `${read.question} (${read.leanedOn ?? (partsOf(read.carried).inner || read.carried)})`
         : read.question;
     // Small talk and replies that quote no passage ("hello", "thanks", "I don't know") leave the
     // focus as it was. A reply cut by a length limit may have lost its [n], so the passage decides.
@@ -146,7 +146,10 @@ export function resolveFollowUp(
 function rewriteWith(
   message: string,
   focus: Focus,
-): Omit<FollowUp, 'lastAnswer' | 'lastQuestion' | 'leansOn' | 'focus'> {
+): Omit<FollowUp, 'lastAnswer' | 'lastQuestion' | 'leansOn' | 'focus'> & {
+  /** The question a pronoun leaned on, whole, where the words carried are only part of it. */
+  leanedOn?: string;
+} {
   const text = message.trim();
   const none = { kind: 'none' as const, question: text, carried: '' };
   if (!focus.lastAnswer && !focus.lastQuestion) return none;
@@ -161,13 +164,22 @@ function rewriteWith(
   let replaced = false;
   // A question that names someone of its own uses its pronouns for them ("Who gave her bread ... to Elijah?").
   if (namesIn(question).length === 0) {
+    // An object pronoun never stands for the subject of its own clause (that would be "himself",
+    // "herself"): in "what did she bring him?" she and he are two people.
+    let subject: string | undefined;
     question = question.replace(
       new RegExp(PERSON_PRONOUN, 'gi'),
       (word, _p, offset: number, whole: string) => {
-        const entity = referent(focus, 'person');
+        const after = whole.slice(offset + word.length);
+        const lower = word.toLowerCase();
+        // "her" is an object where personForm does not read it as a possessive ("her brother").
+        const object =
+          lower === 'him' || lower === 'them' || (lower === 'her' && personForm(word, '', after) === '');
+        const entity = referent(focus, 'person', object ? subject : undefined);
         if (!entity) return word;
+        if (lower === 'he' || lower === 'she' || lower === 'they') subject = entity.text;
         replaced = true;
-        return personForm(word, entity.text, whole.slice(offset + word.length));
+        return personForm(word, entity.text, after);
       },
     );
     // "it" is what the earlier question was about, which its words say better than any one name:
@@ -197,7 +209,12 @@ function rewriteWith(
     return {
       kind: 'pronoun',
       question: capitalise(withNounForOne(text, focus.lastQuestion)),
-      carried: focus.lastQuestion,
+      ...(PERSONAL_PRONOUN.test(text.replace(DUMMY_IT, ' ')) && !DEMONSTRATIVE_WORD.test(text)
+        ? {
+            carried: antecedentOf(focus.lastQuestion),
+            leanedOn: partsOf(focus.lastQuestion).inner || focus.lastQuestion,
+          }
+        : { carried: focus.lastQuestion }),
     };
   }
   return none;
@@ -373,10 +390,12 @@ function askedInstead(previous: string, remainder: string): { question: string; 
     // carried, weighing less (it may be a complement the action still needs: "from upgrading").
     // The question asked last comes first; where its object is a pronoun ("how do I paste it?"),
     // the pronoun stood for the object of the one it leaned on, which is then the frame ("to the
-    // system clipboard" after "how do I copy a line?", "how do I paste it?").
+    // system clipboard" after "how do I copy a line?", "how do I paste it?"), and the phrase
+    // carries nothing of the pronoun question: that one asked another action of the same thing
+    // ("paste" is not what "to the system clipboard" asks).
     for (const [text, other] of [
       [asked, inner],
-      [inner, asked],
+      [inner, ''],
     ]) {
       const words = wordsOfQuestion(text);
       const verb = frameOf(words);
@@ -419,8 +438,25 @@ function askedInstead(previous: string, remainder: string): { question: string; 
     const replaced = withTopic(wordsOfQuestion(text), xWords);
     if (replaced) return { question: replaced, carried: other };
   }
+  // Where neither question has a topic phrase to replace and the one asked last had a pronoun for
+  // it ("can I replace it?" after "which library validates request data?"), the pronoun is the
+  // topic's place: "and the serializer?" asks the same of X ("Can I replace the serializer?").
+  // X replaces what the pronoun stood for, so nothing of the question that gave it is carried.
+  if (inner) {
+    const words = wordsOfQuestion(asked);
+    for (let at = words.length - 1; at > 0; at--) {
+      if (!TOPIC_PRONOUNS.has(plain(words[at]))) continue;
+      return {
+        question: `${capitalise([...words.slice(0, at), ...xWords, ...words.slice(at + 1)].join(' '))}?`,
+        carried: '',
+      };
+    }
+  }
   return null;
 }
+
+/** Pronouns that stand in a topic's place (object or subject): "replace it", "does it ...". */
+const TOPIC_PRONOUNS = new Set('it them'.split(' '));
 
 const QUESTION_WORD = /\b(?:who|what|where|when|which|how|why)\b/i;
 
@@ -442,6 +478,33 @@ const PRONOUN_OBJECTS = new Set('it them that this these those one ones somethin
  * length"): they belong to the question's frame, so they stay when another topic takes its place.
  */
 const VALUE_WORDS = new Set('default defaults maximum minimum largest smallest current initial'.split(' '));
+
+/**
+ * What a personal pronoun in the next message stands for, from the question asked last as it was
+ * read ("A? (B)" where A leaned on B). "It" and "them" stand for things; a demonstrative may stand
+ * for an action or an event too ("when does that fail?" after "how do I remove one?", "which
+ * library does it use for that?" after "how do I test my routes?"), and a message with one keeps
+ * the whole question. Where A's own pronoun stood for B's topic ("why should I avoid it?" after
+ * "what does the AUTOINCREMENT keyword do?"), A's verbs said what was asked of that thing and are
+ * not it ("what happens when it runs out of numbers?" is about AUTOINCREMENT, not about avoiding
+ * it). So B carries over, with the noun phrases A added ("extension" of "how do I change the
+ * extension it gets?"); A's verbs are the words right after a subject pronoun ("I avoid", "it
+ * gets").
+ */
+function antecedentOf(standalone: string): string {
+  const { asked, inner } = partsOf(standalone);
+  if (!inner) return standalone;
+  const words = wordsOfQuestion(asked);
+  const added = words
+    .filter((word, at) => isContent(word) && !(at > 0 && SUBJECT_PRONOUNS.has(plain(words[at - 1]))))
+    .map(plain);
+  return added.length > 0 ? `${inner} — ${added.join(' ')}` : inner;
+}
+
+const SUBJECT_PRONOUNS = new Set('i we you it they he she'.split(' '));
+/** Pronouns that stand for things said before (a demonstrative may stand for an action too). */
+const PERSONAL_PRONOUN = /\b(?:it|its|they|them|their)\b/i;
+const DEMONSTRATIVE_WORD = /\b(?:that|this|these|those)\b/i;
 
 /** "A? (B)": the question asked last and the one it leaned on. */
 function partsOf(standalone: string): { asked: string; inner: string } {
