@@ -34,6 +34,8 @@ export interface FollowUp {
   lastAnswer: string;
   /** The earlier question it leans on, as it was read then. */
   lastQuestion: string;
+  /** The name the earlier reply answered with, where "it" was read as that name ("buster"). */
+  named?: string;
   /** 1-based number of the user turn it leans on; 0 when it stands alone. */
   leansOn: number;
   focus: Focus;
@@ -206,10 +208,13 @@ function rewriteWith(
   // question's topic: its words carry over ("How do I undo it?" keeps what "it" was).
   if (replaced) return { kind: 'pronoun', question: capitalise(question), carried: '' };
   if (pointsBack(question)) {
+    const personal = PERSONAL_PRONOUN.test(text.replace(DUMMY_IT, ' ')) && !DEMONSTRATIVE_WORD.test(text);
+    const name = personal && IT.test(text.replace(DUMMY_IT, ' ')) ? answerName(focus) : null;
     return {
       kind: 'pronoun',
-      question: capitalise(withNounForOne(text, focus.lastQuestion)),
-      ...(PERSONAL_PRONOUN.test(text.replace(DUMMY_IT, ' ')) && !DEMONSTRATIVE_WORD.test(text)
+      ...(name ? { named: name } : {}),
+      question: capitalise(withNounForOne(name ? text.replace(IT, name) : text, focus.lastQuestion)),
+      ...(personal
         ? {
             carried: antecedentOf(focus.lastQuestion),
             leanedOn: partsOf(focus.lastQuestion).inner || focus.lastQuestion,
@@ -500,6 +505,39 @@ function antecedentOf(standalone: string): string {
     .map(plain);
   return added.length > 0 ? `${inner} — ${added.join(' ')}` : inner;
 }
+
+/**
+ * The name the earlier reply gave for what its question asked, which a later "it" stands for. A
+ * "what is the X of Y?" or "which X …?" question asks for a name, and a reply that opens by giving
+ * it as the subject of a copula ("buster (Debian 10) was Andy's pet dog") makes that name the most
+ * salient thing of the exchange: centering theory ranks the subject of the last utterance first as
+ * what the next pronoun stands for. The name is new to the conversation, so the earlier question's
+ * words alone do not reach what is said of it ("Which toy was it named after?" after "What was the
+ * codename of Debian 10?" asks about buster): "it" is replaced by the name, and the earlier
+ * question is carried as for any pronoun. Null where the reply only comes closest or opens
+ * otherwise, or where the name is already in the earlier question.
+ */
+function answerName(focus: Focus): string | null {
+  const { asked } = partsOf(focus.lastQuestion);
+  if (!/^\s*(?:what|which)\b/i.test(asked)) return null;
+  const kind = shapeOf(asked).kind;
+  if (kind !== 'thing' && kind !== 'choice') return null;
+  const opening = ANSWER_SUBJECT.exec(focus.lastAnswer.replace(/^\s*[-*]\s+/, ''));
+  const name = opening?.[1] ?? opening?.[2];
+  if (!name) return null;
+  const bare = plain(name);
+  const term = searchTerm(bare);
+  if (!term || STOP_WORDS.has(bare) || PRONOUN_OBJECTS.has(bare)) return null;
+  const said = wordsOfQuestion(focus.lastQuestion).map((word) => searchTerm(plain(word)));
+  return said.includes(term) ? null : name;
+}
+
+/** The thing pronoun "it" (not "its"), where a name can take its place. */
+const IT = /\bit\b/i;
+
+/** A reply opening with one name as the subject of a copula, a parenthesis allowed between: "buster (Debian 10) was …", "`onSend` is …". */
+const ANSWER_SUBJECT =
+  /^(?:`([^`\s]{2,40})`|([\p{L}\p{N}_][\p{L}\p{N}_.-]*))\s+(?:\([^)]{1,60}\)\s+)?(?:is|was|are|were)\b/u;
 
 const SUBJECT_PRONOUNS = new Set('i we you it they he she'.split(' '));
 /** Pronouns that stand for things said before (a demonstrative may stand for an action too). */

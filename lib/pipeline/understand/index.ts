@@ -61,9 +61,17 @@ export function understand(knowledge: Knowledge, message: string, history: reado
   // A reply quotes up to a few units, each closed by its [n]: all of them are what the reader has
   // seen, and the first is where the earlier answer was found.
   const quoted = followUp.kind === 'none' ? [] : quotedPassages(passages, followUp.lastAnswer);
-  const said = quoted.map((unit) => unit.id);
+  // Where "it" was read as the name the earlier reply answered with, the message asks about that
+  // name, and the unit that gave it is where the text says what it is: not a repeat to avoid.
+  const named = followUp.named
+    ? new RegExp(
+        `(?<![\\p{L}\\p{N}_])${followUp.named.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_])`,
+        'iu',
+      )
+    : null;
+  const said = quoted.filter((unit) => !named?.test(passages.text(unit.id))).map((unit) => unit.id);
   const partly = quoted.filter((unit) => unit.partly).map((unit) => unit.id);
-  const prior = said[0] ?? -1;
+  const prior = quoted[0]?.id ?? -1;
   if (followUp.kind === 'why' || followUp.kind === 'more') return { kind: 'around', followUp, from: prior };
   // "An example": the one nearest the earlier answer when its section has one (the pipeline looks
   // there first), else an example of the earlier question's topic, searched as a how-to.
