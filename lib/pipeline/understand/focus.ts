@@ -9,7 +9,12 @@ export interface FocusEntity {
   text: string;
   kind: EntityKind;
   salience: number;
+  /** Natural gender, where a noun the text binds to the name says it ("king Ahasuerus", "Esther the queen"). */
+  gender?: Gender;
 }
+
+/** The natural gender English third-person singular pronouns agree with. */
+export type Gender = 'male' | 'female';
 
 /** The focus of a conversation: entities by salience, and the topic words of the last question. */
 export interface Focus {
@@ -51,8 +56,31 @@ export function decay(focus: Focus): void {
 export function noteQuestion(focus: Focus, question: string, isCommon: (name: string) => boolean): void {
   focus.lastQuestion = question;
   for (const name of namesIn(question)) {
-    if (!isCommon(name)) add(focus, name, 'unknown', QUESTION_NAME_WEIGHT);
+    if (!isCommon(name)) add(focus, name, 'unknown', QUESTION_NAME_WEIGHT, genderIn(question, name));
   }
+}
+
+/**
+ * Nouns of natural gender that English puts beside a name as a title or in apposition ("king
+ * Ahasuerus", "Esther the queen", "his brother Benjamin"): they say which pronoun can stand for
+ * the name.
+ */
+const MALE_NOUNS =
+  'king|prince|lord|father|brother|son|husband|man|uncle|nephew|mr|sir|emperor|duke|priest|prophet|boy';
+const FEMALE_NOUNS =
+  'queen|princess|lady|mother|sister|daughter|wife|woman|aunt|niece|mrs|ms|empress|duchess|prophetess|girl|widow|maid';
+
+/** The gender a noun bound to the name in the text gives it: right before it, or after it with "the". */
+function genderIn(text: string, name: string): Gender | undefined {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const bound = (nouns: string) =>
+    new RegExp(
+      `\\b(?:${nouns})\\s+${escaped}\\b|\\b${escaped},?\\s+(?:the|his|her)\\s+(?:${nouns})\\b`,
+      'i',
+    ).test(text);
+  if (bound(MALE_NOUNS)) return 'male';
+  if (bound(FEMALE_NOUNS)) return 'female';
+  return undefined;
 }
 
 /** Adds what a reply was about: its short answer (of the kind the question asked), then the names it quotes. */
@@ -72,7 +100,8 @@ export function noteAnswer(
   // everywhere; it cannot be what one turn is about.
   const names = namesIn(answer.split('[1]')[0]).filter((name) => !isCommon(name));
   for (const name of names.slice(0, REPLY_NAMES)) {
-    if (!asked.includes(name.toLowerCase())) add(focus, name, 'unknown', REPLY_NAME_WEIGHT);
+    if (!asked.includes(name.toLowerCase()))
+      add(focus, name, 'unknown', REPLY_NAME_WEIGHT, genderIn(answer.split('[1]')[0], name));
   }
 }
 
@@ -87,9 +116,11 @@ export function referent(
   wants: 'person' | 'place' | 'thing',
   /** An entity the pronoun cannot stand for (the subject of its own clause, for an object pronoun). */
   not?: string,
+  /** The pronoun's gender ("he", "she"): it cannot stand for a name the text gives the other one. */
+  gender?: Gender,
 ): FocusEntity | undefined {
   const fits = (entity: FocusEntity) =>
-    entity.text === not
+    entity.text === not || (gender && entity.gender && entity.gender !== gender)
       ? false
       : wants === 'person'
         ? entity.kind === 'person' || entity.kind === 'unknown'
@@ -110,14 +141,15 @@ export function namesIn(text: string): string[] {
   return names;
 }
 
-function add(focus: Focus, text: string, kind: EntityKind, weight: number): void {
+function add(focus: Focus, text: string, kind: EntityKind, weight: number, gender?: Gender): void {
   const existing = focus.entities.find((entity) => entity.text.toLowerCase() === text.toLowerCase());
   if (existing) {
     existing.salience += weight;
     if (existing.kind === 'unknown') existing.kind = kind;
+    existing.gender ??= gender;
     return;
   }
-  focus.entities.push({ text, kind, salience: weight });
+  focus.entities.push({ text, kind, salience: weight, ...(gender ? { gender } : {}) });
 }
 
 /** The turns of a conversation as (question, answer) exchanges, oldest first. */

@@ -8,6 +8,7 @@ import {
   emptyFocus,
   exchangesOf,
   type Focus,
+  type Gender,
   namesIn,
   noteAnswer,
   noteQuestion,
@@ -66,6 +67,19 @@ const WHY =
 const ELLIPSIS_START =
   /^(?:and what about|and how about|what about|how about|and|but|also|so|or|then)\b[\s,]*/i;
 const PERSON_PRONOUN = /\b(he|him|his|she|her|hers|they|them|their)\b/i;
+/**
+ * English third-person singular pronouns agree with their antecedent in natural gender: "she"
+ * and "her" cannot stand for "king Ahasuerus" ("Who brought her up?" after "Which queen did king
+ * Ahasuerus love …?" asks about Esther). "They" has no gender.
+ */
+const PRONOUN_GENDER: Record<string, Gender | undefined> = {
+  he: 'male',
+  him: 'male',
+  his: 'male',
+  she: 'female',
+  her: 'female',
+  hers: 'female',
+};
 /**
  * "there" as a place: at the end of a clause. Followed by a verb ("there is", "there came") it is
  * the existential "there", which points at nothing.
@@ -177,7 +191,7 @@ function rewriteWith(
         // "her" is an object where personForm does not read it as a possessive ("her brother").
         const object =
           lower === 'him' || lower === 'them' || (lower === 'her' && personForm(word, '', after) === '');
-        const entity = referent(focus, 'person', object ? subject : undefined);
+        const entity = referent(focus, 'person', object ? subject : undefined, PRONOUN_GENDER[lower]);
         if (!entity) return word;
         if (lower === 'he' || lower === 'she' || lower === 'they') subject = entity.text;
         replaced = true;
