@@ -553,3 +553,57 @@ describe('two pronouns of one clause', () => {
     );
   });
 });
+
+describe('a pronoun agrees with its antecedent in gender', () => {
+  it('reads "her" as no name the text calls a king, and "his" as no name it calls a queen', () => {
+    const history: Turn[] = [
+      { role: 'user', content: 'Which queen did king Corvan love above the rest?' },
+      {
+        role: 'assistant',
+        content: 'And the king loved Tamsin above all the women, and set the crown upon her head. [1]',
+      },
+    ];
+    // "king Corvan" is named twice as often as Tamsin, but "her" cannot stand for a king.
+    expect(resolveFollowUp('Who brought her up?', history).question).toBe('Who brought Tamsin up?');
+    expect(resolveFollowUp('Who was his father?', history).question).toBe("Who was Corvan's father?");
+  });
+});
+
+describe('"it" after a reply that gave a name', () => {
+  /** A release FAQ: the codenames in a list, each entry giving the name first, and where they come from. */
+  const FAQ = `# harbour
+
+## Where do the codenames come from?
+
+The codenames are taken from the ships of the old harbour fleet: the choice of ship names was made by the first harbour master, who sailed on all of them.
+
+- gannet (harbour 4) was the fishing trawler of the fleet.
+- osprey (harbour 5) was the ferry that crossed the bay.
+`;
+
+  it('reads "it" as the name the earlier reply answered with, and answers from the unit that gave it', async () => {
+    const services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'harbour.md', text: FAQ });
+    const knowledge = await services.model.knowledge();
+    const history: Turn[] = [];
+    const chat = (message: string) => {
+      const reply = askPipeline(knowledge, message, history);
+      history.push({ role: 'user', content: message }, { role: 'assistant', content: reply.text });
+      return reply;
+    };
+    expect(chat('What was the codename of harbour 5?').text).toMatch(/^(?:- )?osprey \(harbour 5\) was the ferry/);
+    const next = chat('Which ship was it named after?');
+    expect(next.readAs).toMatch(/^Which ship was osprey named after\?/);
+    expect(next.text).toMatch(/ferry/);
+  });
+
+  it('leaves "it" to the earlier question where the reply does not open with a name of its own', () => {
+    const history: Turn[] = [
+      { role: 'user', content: 'What was the codename of harbour 5?' },
+      { role: 'assistant', content: 'The codenames are taken from the ships of the old fleet. [1]' },
+    ];
+    const read = resolveFollowUp('Which ship was it named after?', history);
+    expect(read.question).toBe('Which ship was it named after?');
+    expect(read.named).toBeUndefined();
+  });
+});
