@@ -30,29 +30,29 @@ const JOURNEY = [
   'And the shepherds told Corvan that the river had risen in the night.',
 ].join('\n');
 
+/** Variant A's chat, trained on one text document. */
+async function chatOn(name: string, text: string) {
+  const services = embeddedServices({}, { random: () => 0.5 });
+  await services.model.train({ format: 'text', name, text });
+  const api = endpoint(chatHandlers(() => services));
+  return async (message: string) =>
+    (await (await api.fetch(postJson('http://localhost/api/chat', { message, raw: true }))).json()) as {
+      response: string;
+    };
+}
+
 describe('a which-question answered by a line that says "the X"', () => {
   it('takes the name bound to X in the lines before, and quotes that line too', async () => {
-    const services = embeddedServices({}, { random: () => 0.5 });
-    await services.model.train({ format: 'text', name: 'chronicle.txt', text: CHRONICLE });
-    const api = endpoint(chatHandlers(() => services));
-    const ask = async (message: string) =>
-      (await (await api.fetch(postJson('http://localhost/api/chat', { message, raw: true }))).json()) as {
-        response: string;
-      };
+    const ask = await chatOn('chronicle.txt', CHRONICLE);
     const body = await ask('Which miller saved the grain when the flood broke the dam?');
     expect(body.response).toMatch(/^Corvan\. /);
     // The line that binds the name is quoted before the answering line, the gap marked.
     expect(body.response).toMatch(/Corvan.*… .*the miller saved the grain/s);
   });
 
-  it('takes the subject a pronoun refers back to for "who did …", never for "who was the …"', async () => {
-    const services = embeddedServices({}, { random: () => 0.5 });
-    await services.model.train({ format: 'text', name: 'journey.txt', text: `${JOURNEY}\n${CHRONICLE}` });
-    const api = endpoint(chatHandlers(() => services));
-    const ask = async (message: string) =>
-      (await (await api.fetch(postJson('http://localhost/api/chat', { message, raw: true }))).json()) as {
-        response: string;
-      };
+  // "Who was the wife of …?" is left alone: shapeOf gives it no agent (tests/pipeline/stages.test.ts).
+  it('takes the subject a pronoun refers back to for "who did …"', async () => {
+    const ask = await chatOn('journey.txt', `${JOURNEY}\n${CHRONICLE}`);
     const dreamer = await ask('Who saw a lantern hung from the tower in a dream?');
     expect(dreamer.response).toMatch(/^Tamsin\. /);
     expect(dreamer.response).toMatch(/Tamsin went out.*… .*she dreamed/s);

@@ -257,6 +257,32 @@ describe('extract', () => {
     expect(reply.text).toContain('```bash\nexport NO_PROXY=internal.example.com\n```');
   });
 
+  it('shows, in a closest-passage reply, the line that names the likeliest answer without stating it', async () => {
+    const knowledge = await knowledgeOf({
+      format: 'text',
+      name: 'chronicle.txt',
+      text: [
+        'In the autumn the rains came early upon the valley of Orle.',
+        'At the feast the elders were wont to free one captive, whom the people chose.',
+        'And they had then a notable captive, called Orrin.',
+        'And the shepherds of Hesk drove their flocks up into the hills before the snow.',
+        'And Orrin went up to the hills of Hesk after the feast.',
+      ].join('\n'),
+    });
+    const question = 'Which captive did the people choose to be freed?';
+    const searches = gather(knowledge.passages, [readingOf(question)], evidenceBudgets.expert, false);
+    const ranked = rank(knowledge.passages, searches, question);
+    const hedged = extract(knowledge.model, knowledge.passages, searches[0], ranked, ranked[0], {
+      budget: evidenceBudgets.expert,
+      hedged: true,
+    });
+    expect(hedged.text).toMatch(
+      /whom the people chose\. And they had then a notable captive, called Orrin\./,
+    );
+    expect(hedged.text).not.toMatch(/^Orrin/);
+    expect(hedged.answer).toBeNull();
+  });
+
   it('leaves out a later snippet that does not fit maxTokens, never half of it', async () => {
     const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
     const question = 'How long may a request take?';

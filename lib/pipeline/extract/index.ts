@@ -80,6 +80,9 @@ export function extract(
     search.reading.carried ? ownTerms : undefined,
   ).filter((candidate) => fitsKind(index, candidate.text, shape.kind));
   const answer = request.hedged ? null : confidentAnswer(candidates);
+  // A closest-passage reply states no short answer, but the best unit's own line that names the
+  // likeliest one is shown with it (as it is for an answer), so the reader can judge.
+  const shown = answer ?? (request.hedged ? confidentAnswer(candidates) : null);
   const cited = citedEvidence(index, evidence, best, answer, request.budget.cite, shape);
 
   const snippets: { text: string; block: boolean }[] = [];
@@ -88,7 +91,7 @@ export function extract(
   const limit = request.maxTokens ?? Number.POSITIVE_INFINITY;
   let used = 0;
   for (const item of cited) {
-    const snippet = snippetOf(model, index, item, weights, answer, covered, request.budget.cite > 1, shape);
+    const snippet = snippetOf(model, index, item, weights, shown, covered, request.budget.cite > 1, shape);
     if (!snippet) continue;
     const cost = countTokens(snippet.text);
     // Later snippets that do not fit are left out whole; the first one always stays.
