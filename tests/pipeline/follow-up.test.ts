@@ -591,7 +591,9 @@ The codenames are taken from the ships of the old harbour fleet: the choice of s
       history.push({ role: 'user', content: message }, { role: 'assistant', content: reply.text });
       return reply;
     };
-    expect(chat('What was the codename of harbour 5?').text).toMatch(/^(?:- )?osprey \(harbour 5\) was the ferry/);
+    expect(chat('What was the codename of harbour 5?').text).toMatch(
+      /^(?:- )?osprey \(harbour 5\) was the ferry/,
+    );
     const next = chat('Which ship was it named after?');
     expect(next.readAs).toMatch(/^Which ship was osprey named after\?/);
     expect(next.text).toMatch(/ferry/);
