@@ -92,10 +92,18 @@ export function shapeOf(message: string): QuestionShape {
   };
 }
 
+/**
+ * "What page size does a new database get?", "which mode does each new window start in?": what a
+ * thing just made gets before anyone sets it is, by definition, its default, so the question asks
+ * for the default though it does not say the word.
+ */
+const NEW_THING_GETS =
+  /^(?:what|which)\s+[a-z][a-z\s-]*?\s+(?:does|do|will|would)\s+(?:a|an|each|every|the)\s+(?:new|fresh|newly created)\s+[a-z-]+(?:\s+[a-z-]+)?\s+(?:get|have|use|start(?:\s+(?:with|in))?)\b/;
+
 function unitWanted(lower: string, kind: AnswerKind, focus: string | null): UnitWanted {
   if (kind === 'reason') return 'reason';
   // "is X on by default", "what is the default Y": the unit must state the default.
-  if (/\bdefaults?\b|\bby default\b/.test(lower)) return 'default';
+  if (/\bdefaults?\b|\bby default\b/.test(lower) || NEW_THING_GETS.test(lower)) return 'default';
   if ((focus && SETTING_NOUNS.test(focus)) || namesSettingInPhrase(lower)) return 'name';
   // The instruction forms of English: "how do I", "how can I", "how to", "how should we".
   if (
