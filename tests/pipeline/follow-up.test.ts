@@ -609,3 +609,42 @@ The codenames are taken from the ships of the old harbour fleet: the choice of s
     expect(read.named).toBeUndefined();
   });
 });
+
+describe('"what X does a new Y get?" asks for a default', () => {
+  /** Entries whose description comes first and whose default comes in a paragraph after it. */
+  const PRAGMAS = `# quarry
+
+## Pragmas
+
+### page_size
+
+Query or set the page size of the database file. A new page size is remembered and used when a new database is created, or at the next VACUUM.
+
+The page size must be a power of two. The default page size is 4096 bytes.
+
+### cache_size
+
+Query or change the number of database pages held in memory. A new database connection starts with the cache size the pragma last set for it, and the change lasts only for the current session.
+
+The suggested cache size is 2000 pages by default.
+`;
+
+  it('reads what a thing just made gets as its default, and so does "what about X?" put in that frame', async () => {
+    expect(shapeOf('What page size does a new database get?').wants).toBe('default');
+    expect(shapeOf('Which shell does each new user start with?').wants).toBe('default');
+    expect(shapeOf('What page size does the database use?').wants).toBe('fact');
+    const services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'quarry.md', text: PRAGMAS });
+    const knowledge = await services.model.knowledge();
+    const history: Turn[] = [];
+    const chat = (message: string) => {
+      const reply = askPipeline(knowledge, message, history);
+      history.push({ role: 'user', content: message }, { role: 'assistant', content: reply.text });
+      return reply;
+    };
+    expect(chat('What page size does a new database get?').text).toMatch(/4096/);
+    const next = chat('What about the cache size?');
+    expect(next.readAs).toBe('What cache size does a new database get?');
+    expect(next.text).toMatch(/2000 pages/);
+  });
+});
