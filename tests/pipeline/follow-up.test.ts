@@ -471,6 +471,19 @@ describe('what a pronoun stands for', () => {
     expect(added.carried).toBe('Which option keeps a backup? — extension');
   });
 
+  it('carries the phrase a "what X …?" question asked about: its answer is an X, and "it" stands for that', () => {
+    const read = resolveFollowUp('How do I change it?', historyOf('What page size does a new database get?'));
+    expect(read.kind).toBe('pronoun');
+    expect(read.carried).toBe('page size');
+    // A "what" that is the object, or a "which X" that ends at its own verb, gives no phrase: the question is carried.
+    expect(
+      resolveFollowUp('Why should I avoid it?', historyOf('What does the AUTOINCREMENT keyword do?')).carried,
+    ).toBe('What does the AUTOINCREMENT keyword do?');
+    expect(resolveFollowUp('How do I change it?', historyOf('Which option keeps a backup?')).carried).toBe(
+      'Which option keeps a backup?',
+    );
+  });
+
   it('keeps the question leaned on whole for the turns after, where only part of it is carried', () => {
     // "How do I paste it?" carries only "How do I copy a line?"; its frame still takes a phrase.
     const later = resolveFollowUp(
@@ -646,5 +659,31 @@ The suggested cache size is 2000 pages by default.
     const next = chat('What about the cache size?');
     expect(next.readAs).toBe('What cache size does a new database get?');
     expect(next.text).toMatch(/2000 pages/);
+  });
+});
+
+describe('"it" after a "what X …?" question', () => {
+  const FILES = `# quarry
+
+## Pragmas
+
+### page_size
+
+To change the page size of a database that holds data, set the page_size pragma and run VACUUM.
+
+## Compile-time options
+
+### DEFAULT_PAGE_SIZE
+
+The page size a new database gets when it is created comes from this option: change it to change that size.
+`;
+
+  it('stands for the X asked about, not the rest of the question', async () => {
+    const services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'quarry.md', text: FILES });
+    const knowledge = await services.model.knowledge();
+    const history = historyOf('What page size does a new database get?');
+    const reply = askPipeline(knowledge, 'How do I change it?', history);
+    expect(reply.text).toMatch(/VACUUM/);
   });
 });

@@ -230,7 +230,7 @@ function rewriteWith(
       question: capitalise(withNounForOne(name ? text.replace(IT, name) : text, focus.lastQuestion)),
       ...(personal
         ? {
-            carried: antecedentOf(focus.lastQuestion),
+            carried: askedPhrase(focus.lastQuestion) ?? antecedentOf(focus.lastQuestion),
             leanedOn: partsOf(focus.lastQuestion).inner || focus.lastQuestion,
           }
         : { carried: focus.lastQuestion }),
@@ -545,6 +545,25 @@ function answerName(focus: Focus): string | null {
   const said = wordsOfQuestion(focus.lastQuestion).map((word) => searchTerm(plain(word)));
   return said.includes(term) ? null : name;
 }
+
+/**
+ * The phrase a "what X …?" / "which X …?" question asks about: its answer is an X ("What page size
+ * does a new database get?" is answered with a page size), and a later "it" ("how do I change
+ * it?") stands for that X, not for the rest of the question ("a new database"). Null for other
+ * questions and for a question that itself leaned back.
+ */
+function askedPhrase(standalone: string): string | null {
+  const { asked, inner } = partsOf(standalone);
+  if (inner) return null;
+  const words = wordsOfQuestion(asked);
+  if (!/^(?:what|which)$/i.test(plain(words[0] ?? ''))) return null;
+  const end = words.findIndex((word, at) => at > 0 && AUX_WORDS.has(plain(word)));
+  if (end < 2 || end > 4) return null;
+  const phrase = words.slice(1, end).filter(isContent);
+  return phrase.length > 0 ? phrase.join(' ') : null;
+}
+
+const AUX_WORDS = new Set('is are was were do does did can could should would will has have had'.split(' '));
 
 /** The thing pronoun "it" (not "its"), where a name can take its place. */
 const IT = /\bit\b/i;
