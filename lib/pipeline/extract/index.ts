@@ -170,16 +170,13 @@ function evidenceLines(
       const other = index.neighbour(id, step);
       if (other >= 0) lines.push({ text: index.text(other), weight: weight * NEARBY_SHARE, best });
     }
-    if (item === evidence[0] && definiteFocus(text, shape)) {
+    // The line refers back ("the king saw …", "And he dreamed …"): the lines before it are read
+    // for the name it stands for. A "which X" takes one bound to X there, as in the best unit; a
+    // "who did …" only the subject of the nearest line that names one (see answerCandidates).
+    if (best && refersBack(text, shape)) {
+      const role = shape.kind === 'person' ? { antecedent: true } : { best };
       for (const back of linesBefore(index, id))
-        lines.push({ text: index.text(back), weight: weight * NEARBY_SHARE, best });
-    }
-    // "Who saw a ladder …?" answered by "And he dreamed, and behold a ladder …": the pronoun
-    // points back to a name before, the subject of the nearest line that has one (see
-    // answerCandidates).
-    if (item === evidence[0] && pronounReference(text, shape)) {
-      for (const back of linesBefore(index, id))
-        lines.push({ text: index.text(back), weight: weight * NEARBY_SHARE, antecedent: true });
+        lines.push({ text: index.text(back), weight: weight * NEARBY_SHARE, ...role });
     }
   }
   return lines;
