@@ -90,11 +90,6 @@ describe('understand', () => {
       focusOf: 'vell',
     });
     expect(shapeOf('Which version of the runtime is required?').focus).toBe('version');
-    // Who acts in the question: the person a text calls "he" there is the one asked for.
-    expect(shapeOf('Who saw a lantern in a dream?').agent).toBe(true);
-    expect(shapeOf('Whose cloak was torn?').agent).toBe(true);
-    expect(shapeOf('Who was the wife of the miller?').agent).toBeUndefined();
-    expect(shapeOf('Whom did the miller marry?').agent).toBeUndefined();
     // Not a fronted "which": a relative clause after a noun phrase.
     expect(shapeOf('The files of which the archive is made are listed where?').kind).not.toBe('choice');
   });

@@ -139,7 +139,7 @@ function citedEvidence(
         holds(index.neighbour(item.hit.id, 1)) ||
         // The line that answers, when the name is the one it refers back to (see evidenceLines).
         (item === evidence[0] &&
-          refersBack(index.text(item.hit.id), shape) &&
+          definiteFocus(index.text(item.hit.id), shape) &&
           linesBefore(index, item.hit.id).some(holds))),
   );
   if (!bearer) return eligible.slice(0, cite);
@@ -170,29 +170,14 @@ function evidenceLines(
       const other = index.neighbour(id, step);
       if (other >= 0) lines.push({ text: index.text(other), weight: weight * NEARBY_SHARE, best });
     }
-    // The line refers back ("the king saw …", "And he dreamed …"): the lines before it are read
-    // for the name it stands for. A "which X" takes one bound to X there, as in the best unit; a
-    // "who did …" only the subject of the nearest line that names one (see answerCandidates).
-    if (best && refersBack(text, shape)) {
-      const role = shape.kind === 'person' ? { antecedent: true } : { best };
+    // The line speaks of what a "which X" asks for as "the X": the lines before it are read for
+    // the name bound to X, as the best unit is.
+    if (best && definiteFocus(text, shape)) {
       for (const back of linesBefore(index, id))
-        lines.push({ text: index.text(back), weight: weight * NEARBY_SHARE, ...role });
+        lines.push({ text: index.text(back), weight: weight * NEARBY_SHARE, best });
     }
   }
   return lines;
-}
-
-/** A third-person pronoun opening a clause or standing as its possessor: "And he dreamed", "But his wife". */
-const PRONOUN_REFERENCE = /(?:^|[.,;:]\s*|\b(?:and|then|but|so|when|that|for|now)\s+)(?:he|she|his|her)\b/i;
-
-/** True when the text refers back to what the question asks for: "the king", "And he dreamed". */
-function refersBack(text: string, shape: QuestionShape): boolean {
-  return definiteFocus(text, shape) || pronounReference(text, shape);
-}
-
-/** True when a who-question's answering text speaks of someone by a pronoun ("And he dreamed"). */
-function pronounReference(text: string, shape: QuestionShape): boolean {
-  return shape.kind === 'person' && shape.agent === true && PRONOUN_REFERENCE.test(text);
 }
 
 /** True when a text speaks of a choice question's focus as known: "the king", "this city". */
@@ -259,7 +244,7 @@ function snippetOf(
   }
   // A name bound to "the X" lines before (see evidenceLines) is shown where it was bound, with the
   // gap marked, so the answer stays backed by what the reply quotes.
-  if (answer && !includesWord(text, answer) && refersBack(index.text(id), shape)) {
+  if (answer && !includesWord(text, answer) && definiteFocus(index.text(id), shape)) {
     const back = linesBefore(index, id).find((line) => includesWord(index.text(line), answer));
     if (back !== undefined) text = `${trimToQuestion(model, index.text(back), weights, answer)} … ${text}`;
   }

@@ -9,11 +9,6 @@ export interface EvidenceLine {
   weight: number;
   /** A line of the best unit or around it, where a name bound by apposition or naming is taken from. */
   best?: boolean;
-  /**
-   * A line before the best one, read only for whom its pronoun ("And he dreamed") refers to: a
-   * name that is the subject of its clause.
-   */
-  antecedent?: boolean;
 }
 
 /** A short answer found in the evidence ("Naomi", "Red", "nine hundred sixty and nine years"). */
@@ -71,7 +66,6 @@ export function answerCandidates(
   const nearTerms = followUpOwnTerms ?? questionTerms;
   if (!['person', 'place', 'choice', 'number'].includes(shape.kind)) return [];
   const totals = new Map<string, AnswerCandidate & { best: number; near: boolean }>();
-  let referentFound = false;
   evidence.forEach((line, lineIndex) => {
     const tokens = tokenize(line.text);
     const folded = tokens.map((token) => foldCase(token));
@@ -140,26 +134,6 @@ export function answerCandidates(
       }
       return -1;
     };
-    if (line.antecedent) {
-      // The nearest line that has a subject name holds the referent (recency); further ones don't count.
-      if (shape.kind !== 'person' || referentFound) return;
-      // The subject of a clause: a name at its start, or after a conjunction that opens one ("And
-      // Jacob went out", "when Lot entered"), followed by a word in lower case (its verb).
-      for (let i = 0; i < tokens.length; i++) {
-        const opens = i === 0 || CLAUSE_OPENERS.has(folded[i - 1]) || SENTENCE_BREAK.has(tokens[i - 1]);
-        if (
-          opens &&
-          /^\p{Lu}/u.test(tokens[i]) &&
-          /^\p{Ll}/u.test(tokens[i + 1] ?? '') &&
-          isAnswerWord(i) &&
-          isName(folded[i])
-        ) {
-          add(tokens[i], i, AGENT_BONUS);
-          referentFound = true;
-        }
-      }
-      return;
-    }
     for (let i = 0; i < tokens.length; i++) {
       if (shape.kind === 'number') {
         if (!isNumberWord(folded[i]) || (i > 0 && isNumberWord(folded[i - 1]))) continue;
@@ -263,8 +237,6 @@ const NAMING_VERBS = new Set(['named', 'called']);
 /** "whose name was Delilah", "his name is Jethro". */
 const NAMING_COPULAS = new Set(['was', 'is', 'were']);
 const ARTICLES = new Set(['a', 'an', 'the']);
-/** Words that open a clause, after which a name is its subject. */
-const CLAUSE_OPENERS = new Set([',', ';', ':', 'and', 'then', 'but', 'so', 'when', 'now', 'for', 'that']);
 /** How many tokens after the noun a naming phrase may stand, within its clause. */
 const NAMING_REACH = 12;
 const CLAUSE_END = new Set(['.', ';', ':', '!', '?']);

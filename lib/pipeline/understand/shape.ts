@@ -16,12 +16,6 @@ export interface QuestionShape {
   focus: string | null;
   /** What the question restricts its focus to: "which king of Babylon" -> "babylon" (case-folded). */
   focusOf?: string;
-  /**
-   * "Who saw …?", "Whose wife …?": the person asked for does what the question says, so a text
-   * that tells it of "he" or "his" tells it of that person (not "Who was the wife of …?", which
-   * asks who someone is, nor "Whom did …?").
-   */
-  agent?: boolean;
   wants: UnitWanted;
 }
 
@@ -51,10 +45,6 @@ export function asksForMadeUpText(message: string): boolean {
  */
 const SETTING_NOUNS =
   /^(?:option|options|flag|flags|switch|switches|setting|settings|parameter|parameters|argument|arguments|variable|variables|command|commands|subcommand|key|keys|field|fields|property|properties|directive|directives|attribute|attributes|function|functions|method|methods|pragma|pragmas|keyword|keywords|hook|hooks|event|events|header|headers|file|files|value|values|mode|modes|type|types|plugin|plugins|program|tool|utility)$/;
-
-/** A who-question whose person acts: "who" or "whose X" and a verb, not "who is/was the …". */
-const AGENT_QUESTION =
-  /^(?:who\s+(?!(?:is|was|are|were)\s+(?:the|a|an|his|her|their|this|that)\b)|whose\s+\w+\s)/;
 
 /** What may stand before a fronted "which X" / "what X": a preposition, or "the Y of". */
 const FRONTED_WH =
@@ -87,7 +77,6 @@ export function shapeOf(message: string): QuestionShape {
     kind,
     focus,
     ...(restricted ? { focusOf: restricted[1] } : {}),
-    ...(kind === 'person' && AGENT_QUESTION.test(lower) ? { agent: true } : {}),
     wants: unitWanted(lower, kind, focus),
   };
 }
