@@ -146,6 +146,35 @@ describe('the Markdown reader', () => {
     });
   });
 
+  it("reads a program's list of its own commands in a code block as named entries, but not a query's output", () => {
+    const doc = [
+      '## Commands',
+      '',
+      '```',
+      'ledger> .help',
+      '.close ?NAME?        Close the book NAME, or the open one',
+      '.export FILE         Write every entry to FILE as CSV',
+      '.undo                Take back the last change',
+      '```',
+      '',
+      '```',
+      'ledger> select name, age, city from people;',
+      'alice     30     paris',
+      'bob       41     lyon',
+      'carol     25     nice',
+      '```',
+    ].join('\n');
+    const read = readDocument({ format: 'markdown', text: doc }).sections[0].blocks;
+    expect(read.map((block) => [block.kind, block.name])).toEqual([
+      ['code', undefined],
+      ['list-item', '.close ?NAME?'],
+      ['list-item', '.export FILE'],
+      ['list-item', '.undo'],
+      ['code', undefined],
+    ]);
+    expect(read[2].markdown).toBe('- `.export FILE`: Write every entry to FILE as CSV');
+  });
+
   it('reads an HTML heading block as a heading: its text, or the alt text of its logo; a Markdown H1 stays the title', () => {
     const readmes = [
       '# first-tool',

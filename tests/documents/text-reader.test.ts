@@ -307,6 +307,27 @@ describe('the text reader', () => {
     expect(blocks.map((block) => block.kind)).toEqual(['line', 'code']);
   });
 
+  it('reads a command listing whose terms carry arguments, after a prompt line, as terms', () => {
+    const [section] = read(
+      [
+        'tally> help',
+        'count FIELD ?N?      Count the rows where FIELD is set',
+        'drop NAME            Forget the table NAME and its rows',
+        'wait MS              Try again for MS milliseconds when busy',
+        '                     then give up with an error',
+      ].join('\n'),
+    );
+    expect(section.blocks.map((block) => [block.kind, block.name ?? block.text])).toEqual([
+      ['line', 'tally> help'],
+      ['list-item', 'count FIELD ?N?'],
+      ['list-item', 'drop NAME'],
+      ['list-item', 'wait MS'],
+    ]);
+    expect(section.blocks[3].text).toBe(
+      'wait MS: Try again for MS milliseconds when busy then give up with an error',
+    );
+  });
+
   it('does not mistake justified prose for a table', () => {
     const [section] = read(
       'This  is the default behaviour. The --no-verbatim option op\u2010\ntion  is provided to restore it after the other.\n',

@@ -5,8 +5,18 @@ import { readTextSections } from './text/index.js';
 /** Code blocks that may be a program's help text rather than code. */
 const PLAIN_LANGS = new Set(['', 'text', 'txt', 'plain', 'plaintext', 'console', 'help', 'none']);
 const OPTION = /^[-+]{1,2}[\w?#@]/;
+/**
+ * A command's name as listings write it: a word, or one behind the prefix a program gives its own
+ * commands (`.schema` in a shell, `:set` in an editor, `\d` in a client, `/join` in a chat).
+ */
+const COMMAND = /^[.:\\/]?[A-Za-z][\w-]*(?:\s|$)/;
 /** Fewer option entries than this is an example command, not a listing. */
 const MIN_ENTRIES = 3;
+/**
+ * Share of the block's lines that command entries (not options) must take: a help listing is
+ * little else, while aligned columns inside other text (a query's output) are a few lines of it.
+ */
+const LISTING_SHARE = 0.6;
 
 /**
  * The options a help text shown as a code block describes (`-c/--connections NUM` with its
@@ -15,10 +25,25 @@ const MIN_ENTRIES = 3;
  */
 export function optionEntriesOf(code: string, lang: string | undefined, firstLine: number): Block[] {
   if (!PLAIN_LANGS.has((lang ?? '').toLowerCase())) return [];
-  const items = readTextSections(code)
-    .flatMap((section) => section.blocks)
-    .filter((block) => block.kind === 'list-item' && block.name !== undefined && OPTION.test(block.name));
-  if (new Set(items.map((item) => item.name)).size < MIN_ENTRIES) return [];
+  const blocks = readTextSections(code).flatMap((section) => section.blocks);
+  const named = blocks.filter((block) => block.kind === 'list-item' && block.name !== undefined);
+  let items = named.filter((item) => OPTION.test(item.name!));
+  if (new Set(items.map((item) => item.name)).size < MIN_ENTRIES) {
+    // Not options: a listing of commands, when entries are most of what the block says.
+    const lines = code.split('\n');
+    items = named.filter(
+      (item) => COMMAND.test(item.name!) && describes(lines[item.line - 1] ?? '', item.name!),
+    );
+    // The lines an entry takes: from its own to the next block's (its description's later lines).
+    const starts = [...blocks.map((block) => block.line), lines.length + 1];
+    const taken = items.reduce((sum, item) => {
+      const next = starts.find((line) => line > item.line) ?? item.line + 1;
+      return sum + lines.slice(item.line - 1, next - 1).filter((line) => line.trim() !== '').length;
+    }, 0);
+    const written = lines.filter((line) => line.trim() !== '').length;
+    if (new Set(items.map((item) => item.name)).size < MIN_ENTRIES || taken < written * LISTING_SHARE)
+      return [];
+  }
   return items.map((item) => {
     const description = item.text.startsWith(`${item.name}: `)
       ? item.text.slice(item.name!.length + 2)
@@ -31,4 +56,13 @@ export function optionEntriesOf(code: string, lang: string | undefined, firstLin
       name: item.name,
     };
   });
+}
+
+/**
+ * A command entry's description is words, not more columns: a query's output set in columns
+ * (`alice    30    paris`) has a further run of spaces after its first, and maybe no word at all.
+ */
+function describes(line: string, name: string): boolean {
+  const description = line.trim().slice(name.length).trim();
+  return /\p{L}{2,}/u.test(description) && !/\S\s{3,}\S/.test(description) && description.includes(' ');
 }

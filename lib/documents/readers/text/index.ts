@@ -279,6 +279,9 @@ class TextReader {
       ) {
         break;
       }
+      // Two term entries in a row, their descriptions in one column, start a listing whatever
+      // the line before says (a prompt, "Commands", a lead-in without its colon).
+      if (line.indent <= run[0].indent && startsListing(lines, j)) break;
       run.push(line);
     }
     const indent = leastIndent(run);
@@ -408,4 +411,12 @@ function mendHyphens(texts: string[]): string[] {
 /** A list item short enough to name what the paragraphs under it explain: not a sentence. */
 function isItemName(text: string): boolean {
   return text.length <= 60 && text.split(/\s+/).length <= 8 && !/[.,;:!?)]$/.test(text);
+}
+
+/** Line `i` and the entry after it are term entries with their descriptions in the same column. */
+function startsListing(lines: readonly SourceLine[], i: number): boolean {
+  const first = termAt(lines, i);
+  if (!first || i + first.lines >= lines.length) return false;
+  const second = termAt(lines, i + first.lines);
+  return second !== undefined && second.descriptionIndent === first.descriptionIndent;
 }

@@ -15,6 +15,8 @@ const OPTION = /^[-+]{1,2}[\w?#@]/;
 const CONSTANT = /^[A-Z][A-Z0-9_]*[A-Z0-9_]=?$/;
 const CAPABILITY = /^[a-z]{1,4}=$/;
 const TWO_COLUMNS = /^(\S+(?: \S+){0,2})\s{2,}(\S.*)$/;
+/** Longest term of a command listing with its arguments: a command and a few of them, not a clause. */
+const LISTING_TERM_LENGTH = 32;
 const OPTION_THEN_TEXT = /^([-+]{1,2}[\w][\w-]*)\s(\p{Lu}.*)$/u;
 
 function isNamed(term: string): boolean {
@@ -95,8 +97,9 @@ function descriptionColumn(line: SourceLine | undefined): number | undefined {
  * a neighbouring line, next to it or past a blank line, has its description in the same column.
  */
 function inTable(lines: readonly SourceLine[], i: number, term: string, column: number): boolean {
+  if (/\s/.test(term) || term.length > 12) return inListing(lines, i, column);
   // Justified prose has runs of two spaces that can line up; a table's columns are further apart.
-  if (/\s/.test(term) || term.length > 12 || column - lines[i].indent - term.length < 3) return false;
+  if (column - lines[i].indent - term.length < 3) return false;
   for (const j of [i - 1, i + 1, i - 2, i + 2]) {
     const neighbour = lines[j];
     if (!neighbour || neighbour.text === '') continue;
@@ -107,6 +110,23 @@ function inTable(lines: readonly SourceLine[], i: number, term: string, column: 
     if (neighbour.indent > lines[i].indent && Math.abs(neighbour.indent - column) <= 1) return true;
   }
   return false;
+}
+
+/**
+ * A term with its arguments in a command listing (`.backup ?DB? FILE   Backup DB to FILE`,
+ * `add <path>   Add a file`): the term has words of its own, so one aligned neighbour could be
+ * chance; three lines in a row at the same indent with their descriptions in one column are a
+ * listing. Justified prose lines up a run of two spaces by chance on two lines, hardly on three.
+ */
+function inListing(lines: readonly SourceLine[], i: number, column: number): boolean {
+  if ((TWO_COLUMNS.exec(lines[i].text)?.[1].length ?? Infinity) > LISTING_TERM_LENGTH) return false;
+  const aligned = (j: number) =>
+    lines[j] !== undefined && lines[j].indent === lines[i].indent && descriptionColumn(lines[j]) === column;
+  return (
+    (aligned(i - 1) && aligned(i + 1)) ||
+    (aligned(i - 2) && aligned(i - 1)) ||
+    (aligned(i + 1) && aligned(i + 2))
+  );
 }
 
 /**
