@@ -229,6 +229,44 @@ describe('judge', () => {
     expect(answered.score).toBeGreaterThan(0.5);
     expect(level('Which airline flies to Lisbon on Sundays?').level).toBe('none');
   });
+
+  it("shows the closest passage when the question's rarest word is only in units that do not answer it (a paraphrase)", () => {
+    // Two units cover two thirds of the question and neither leads; the rarest word ("supply")
+    // is found only in a unit that covers little else. Numbers stand in for the rank stage's.
+    const search = {
+      reading: readingOf('How do I supply a function for request ids?'),
+      query: [],
+      idf: [],
+      own: 3,
+      counted: 3,
+      ownWeight: 3,
+      unknownWords: [],
+      unknownName: false,
+      rarest: 0,
+      hits: [],
+    } as unknown as Parameters<typeof judge>[0][number];
+    const unit = (id: number, coverage: number, hasRarest: boolean, rankValue: number) => ({
+      hit: { id, score: 1, ownScore: 1, matched: [1, 2], matchedNearby: [], matchedHeading: [] },
+      reading: 0,
+      coverage,
+      covered: coverage * 3,
+      hasRarest,
+      proximity: 0,
+      fitsWanted: false,
+      rank: rankValue,
+    });
+    const paraphrased = judge(
+      [search],
+      [unit(1, 0.66, false, 1.3), unit(2, 0.66, false, 1.29), unit(3, 0.3, true, 0.6)],
+    );
+    expect(paraphrased.confidence.level).toBe('nearest');
+    // Where a unit holding the word covers the question too, one without it is not even closest.
+    const held = judge(
+      [search],
+      [unit(1, 0.66, false, 1.3), unit(2, 0.66, false, 1.29), unit(3, 0.6, true, 1.0)],
+    );
+    expect(held.confidence.level).toBe('none');
+  });
 });
 
 describe('extract', () => {
