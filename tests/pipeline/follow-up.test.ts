@@ -687,3 +687,83 @@ The page size a new database gets when it is created comes from this option: cha
     expect(reply.text).toMatch(/VACUUM/);
   });
 });
+
+describe('"and" before a whole question', () => {
+  it('reads the question on its own, leaning where its pronoun points, not as an ellipsis', () => {
+    const read = resolveFollowUp('And how do I paste it?', historyOf('How do I copy a cell?'));
+    expect(read.kind).toBe('pronoun');
+    expect(read.question).toBe('How do I paste it?');
+    // Without a pronoun of its own, the conjunction is what leans on the conversation.
+    const bare = resolveFollowUp('And how do I go back?', historyOf('How do I open the archive?'));
+    expect(bare.kind).toBe('ellipsis');
+    expect(bare.carried).toBe('How do I open the archive?');
+    // "And with a time limit?" is no whole question: an ellipsis as before.
+    expect(resolveFollowUp('And with a time limit?', historyOf('How do I read a line?')).kind).toBe(
+      'ellipsis',
+    );
+  });
+});
+
+describe('a pronoun after another action on the same thing', () => {
+  it('carries the earlier object and what followed it, not the earlier verb', () => {
+    expect(resolveFollowUp('And how do I paste it?', historyOf('How do I copy a cell?')).carried).toBe(
+      'cell',
+    );
+    expect(
+      resolveFollowUp(
+        'How do I let it run in the background?',
+        historyOf('How do I pause a running job for a moment?'),
+      ).carried,
+    ).toBe('running job for a moment');
+    // After a question that leaned on one before it, the object comes from that one, and what
+    // the turn between asked of the action ("faster") goes with the action.
+    expect(
+      resolveFollowUp(
+        'And how do I repair the sheet if it is broken?',
+        historyOf('How do I check a sheet for damage?', 'Is there a faster one?'),
+      ).carried,
+    ).toBe('sheet for damage');
+  });
+
+  it('keeps the earlier question whole after the same verb, and after a causative verb (its object is a clause)', () => {
+    expect(resolveFollowUp('How do I copy it twice?', historyOf('How do I copy a cell?')).carried).toBe(
+      'How do I copy a cell?',
+    );
+    expect(
+      resolveFollowUp('How do I turn it off?', historyOf('How do I make a script stop on errors?')).carried,
+    ).toBe('How do I make a script stop on errors?');
+  });
+
+  it('answers from the unit about the new action on that thing, not the one about the earlier action', async () => {
+    /** A spreadsheet guide: copying a cell, the clipboard for both actions, and pasting a cell. */
+    const GUIDE = `# gridle
+
+## Cells
+
+### Copying cells
+
+To copy a cell, select the cell and press C. The copied cell is kept in the register.
+
+### The clipboard
+
+Cells copied or pasted between gridle and other programs go through the system clipboard: copy a cell with the Copy menu, paste it with the Paste menu.
+
+### Pasting cells
+
+To paste a cell, press P. The cell from the register goes below the current cell.
+`;
+    const services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'gridle.md', text: GUIDE });
+    const knowledge = await services.model.knowledge();
+    const history: Turn[] = [];
+    const chat = (message: string) => {
+      const reply = askPipeline(knowledge, message, history);
+      history.push({ role: 'user', content: message }, { role: 'assistant', content: reply.text });
+      return reply;
+    };
+    expect(chat('How do I copy a cell?').text).toMatch(/press C/);
+    const next = chat('And how do I paste it?');
+    // The clipboard unit holds the earlier verb too ("copy"): with it carried, it came first.
+    expect(next.text).toMatch(/^To paste a cell, press P/);
+  });
+});

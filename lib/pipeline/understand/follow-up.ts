@@ -175,8 +175,21 @@ function rewriteWith(
   if (EXAMPLE.test(text) && focus.lastAnswer)
     return { kind: 'example', question: focus.lastQuestion, carried: '' };
 
-  const ellipsis = ELLIPSIS_START.test(text) && text.replace(ELLIPSIS_START, '').trim() !== '';
-  let question = ellipsis ? text.replace(ELLIPSIS_START, '').trim() : text;
+  const opening = ELLIPSIS_START.exec(text)?.[0] ?? '';
+  const rest = text.slice(opening.length).trim();
+  // "And", "but" or "so" before a whole question ("and how do I paste it?") only joins it to the
+  // conversation: the question is complete, and what it leans on is what its own pronouns point
+  // at, as without the conjunction. Without such a pronoun the conjunction is all that leans on
+  // the conversation, and the question is read as an ellipsis (the earlier question carried).
+  const joined =
+    opening !== '' &&
+    CONJUNCTION.test(opening) &&
+    QUESTION_START.test(rest) &&
+    !isFragment(rest) &&
+    (PERSON_PRONOUN.test(rest) || pointsBack(rest));
+  const ellipsis = opening !== '' && rest !== '' && !joined;
+  const own = joined ? rest : text;
+  let question = ellipsis || joined ? rest : text;
   let replaced = false;
   // A question that names someone of its own uses its pronouns for them ("Who gave her bread ... to Elijah?").
   if (namesIn(question).length === 0) {
@@ -216,21 +229,28 @@ function rewriteWith(
     if (other) return { kind: 'ellipsis', ...other };
     if (isFragment(question)) question = framed(question, previous);
     else question = withNounForOne(question, previous);
-    return { kind: 'ellipsis', question: capitalise(question), carried: replaced ? '' : previous };
+    return {
+      kind: 'ellipsis',
+      question: capitalise(question),
+      carried: replaced ? '' : previous,
+    };
   }
   // A pronoun or demonstrative that nothing in the message points at leans on the earlier
   // question's topic: its words carry over ("How do I undo it?" keeps what "it" was).
   if (replaced) return { kind: 'pronoun', question: capitalise(question), carried: '' };
   if (pointsBack(question)) {
-    const personal = PERSONAL_PRONOUN.test(text.replace(DUMMY_IT, ' ')) && !DEMONSTRATIVE_WORD.test(text);
-    const name = personal && IT.test(text.replace(DUMMY_IT, ' ')) ? answerName(focus) : null;
+    const personal = PERSONAL_PRONOUN.test(own.replace(DUMMY_IT, ' ')) && !DEMONSTRATIVE_WORD.test(own);
+    const name = personal && IT.test(own.replace(DUMMY_IT, ' ')) ? answerName(focus) : null;
     return {
       kind: 'pronoun',
       ...(name ? { named: name } : {}),
-      question: capitalise(withNounForOne(name ? text.replace(IT, name) : text, focus.lastQuestion)),
+      question: capitalise(withNounForOne(name ? own.replace(IT, name) : own, focus.lastQuestion)),
       ...(personal
         ? {
-            carried: askedPhrase(focus.lastQuestion) ?? antecedentOf(focus.lastQuestion),
+            carried:
+              askedPhrase(focus.lastQuestion) ??
+              objectOfOtherAction(own, focus.lastQuestion) ??
+              antecedentOf(focus.lastQuestion),
             leanedOn: partsOf(focus.lastQuestion).inner || focus.lastQuestion,
           }
         : { carried: focus.lastQuestion }),
@@ -470,6 +490,41 @@ function askedInstead(previous: string, remainder: string): { question: string; 
         carried: '',
       };
     }
+  }
+  return null;
+}
+
+/** Conjunctions that join a message to the conversation: before a whole question they add no ellipsis. */
+const CONJUNCTION = /^(?:and|but|also|so|or|then)\b[\s,]*$/i;
+
+/**
+ * What a pronoun stands for in "how do I <verb> it …?" asked after "how do I <another verb> <object>
+ * …?": the earlier object with what followed it, without the earlier verb. The new verb is a new
+ * action on the same thing ("how do I paste it?" after "how do I copy a line?": "it" is the line,
+ * and copying is no longer asked), so the earlier verb would only draw the units about the
+ * earlier action. Where the earlier question leaned on one before it ("is there a faster one?
+ * (how do I check a file?)"), what it asked of that action goes with the action, and the object
+ * comes from the one it leaned on. A causative verb ("make a script exit …", "let it run") takes
+ * a clause, not a thing, and a pronoun after it may stand for the whole state: null then, as for
+ * any other question (the caller carries the earlier question).
+ */
+function objectOfOtherAction(message: string, standalone: string): string | null {
+  const words = wordsOfQuestion(message);
+  const verb = frameOf(words);
+  if (verb < 0) return null;
+  const { asked, inner } = partsOf(standalone);
+  for (const text of [asked, inner]) {
+    const earlier = wordsOfQuestion(text);
+    const at = frameOf(earlier);
+    if (at < 0) continue;
+    if (
+      CAUSATIVES.has(plain(earlier[at])) ||
+      searchTerm(plain(earlier[at])) === searchTerm(plain(words[verb]))
+    )
+      return null;
+    const object = objectOf(earlier, at);
+    if (!object) continue;
+    return earlier.slice(object[0]).join(' ');
   }
   return null;
 }
