@@ -61,6 +61,11 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
       resolved.hit.id === asWritten.hit.id ||
       resolved.covered > asWritten.covered * (1 + RESOLVED_MARGIN);
     if (resolvedJudgement.confidence.level === 'answer' && stronger) return resolvedJudgement;
+    // Where neither reading reaches an answer, the reply is a closest passage either way, and the
+    // message leans on the conversation (that is why it was resolved): the closest passage on the
+    // earlier topic is the nearer one, not the one the message's words alone found.
+    if (resolvedJudgement.confidence.level === 'nearest' && writtenJudgement.confidence.level === 'nearest')
+      return resolvedJudgement;
     // The message leans on the conversation, so as written it is about the earlier topic too: a
     // unit that shares none of the earlier question's words is at most the closest passage.
     const search = searches[resolvedIndex];

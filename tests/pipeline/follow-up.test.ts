@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { previousPassage, previousPassages, quotedPassages } from '../../lib/pipeline/around.js';
 import { gather } from '../../lib/pipeline/gather.js';
+import { judge } from '../../lib/pipeline/judge.js';
 import { rank } from '../../lib/pipeline/rank.js';
 import { REPEAT_PENALTY } from '../../lib/pipeline/tuning.js';
 import { evidenceBudgets } from '../../lib/pipeline/types.js';
@@ -765,5 +766,51 @@ To paste a cell, press P. The cell from the register goes below the current cell
     const next = chat('And how do I paste it?');
     // The clipboard unit holds the earlier verb too ("copy"): with it carried, it came first.
     expect(next.text).toMatch(/^To paste a cell, press P/);
+  });
+});
+
+describe('a follow-up that neither reading answers', () => {
+  it('shows the closest passage of the reading resolved against the conversation', () => {
+    // Numbers stand in for the rank stage's: as written, two units cover two thirds of the message
+    // without its rarest word (a paraphrase: the closest passage); resolved, the same holds of
+    // two units on the earlier topic.
+    const searchOf = (question: string, resolved: boolean) =>
+      ({
+        reading: {
+          question,
+          carried: resolved ? 'sheet damage' : '',
+          shape: shapeOf(question),
+          resolved,
+          prior: -1,
+          said: [],
+        },
+        query: [],
+        idf: [],
+        own: 3,
+        counted: resolved ? 5 : 3,
+        ownWeight: 3,
+        unknownWords: [],
+        unknownName: false,
+        rarest: 0,
+        hits: [],
+      }) as unknown as Parameters<typeof judge>[0][number];
+    const unit = (id: number, reading: number, rankValue: number) => ({
+      hit: { id, score: 1, ownScore: 1, matched: [1, 2], matchedNearby: [], matchedHeading: [] },
+      reading,
+      coverage: 0.66,
+      covered: 2,
+      hasRarest: false,
+      proximity: 0,
+      fitsWanted: false,
+      rank: rankValue,
+    });
+    const message = 'How do I salvage the cells if it is broken?';
+    const judged = judge(
+      [searchOf(message, false), searchOf(message, true)],
+      [unit(1, 0, 1.3), unit(2, 0, 1.29), unit(3, 1, 1.2), unit(4, 1, 1.19), unit(5, 0, 0.5)],
+    );
+    expect(judged.confidence.level).toBe('nearest');
+    expect(judged.best?.reading).toBe(1);
+    expect(judged.best?.hit.id).toBe(3);
   });
 });
