@@ -2,6 +2,7 @@ import { suggestedQuestions, unknownReplyText } from '../suggestions/index.js';
 import { answersQuestion } from './answerable.js';
 import type { Extracted } from './extract/index.js';
 import type { Knowledge } from './types.js';
+import { NEAREST_PREFACE } from './wording.js';
 
 /**
  * What an untrained service answers. Only a fresh install with nothing taught says this, so it
@@ -17,7 +18,7 @@ export function answerText(extracted: Extracted): string {
 
 /** The reply at level `nearest`: it says plainly that the closest passage may not answer. */
 export function nearestText(extracted: Extracted): string {
-  return `Closest I found (it may not answer this): ${extracted.text}`;
+  return `${NEAREST_PREFACE}${extracted.text}`;
 }
 
 /**

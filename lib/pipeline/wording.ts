@@ -43,3 +43,6 @@ export function statesDefaultValue(text: string): boolean {
   }
   return false;
 }
+
+/** How a reply at level `nearest` opens: the service's own words, not the documents'. */
+export const NEAREST_PREFACE = 'Closest I found (it may not answer this): ';

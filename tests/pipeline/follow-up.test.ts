@@ -814,3 +814,30 @@ describe('a follow-up that neither reading answers', () => {
     expect(judged.best?.hit.id).toBe(3);
   });
 });
+
+describe('a message whose own words a pronoun stands for', () => {
+  const history: Turn[] = [
+    { role: 'user', content: 'Who keeps the harbour light?' },
+    { role: 'assistant', content: 'Tobin Quist. The harbour light is kept by Tobin Quist. [1]' },
+  ];
+
+  it('reads "they" after a plural noun of the same message as that noun, leaning on nothing', () => {
+    const read = resolveFollowUp('Where do I keep my lanterns so that they stay dry?', history);
+    expect(read.kind).toBe('none');
+    expect(read.question).toBe('Where do I keep my lanterns so that they stay dry?');
+    // With no plural noun of its own, "they" still leans on the conversation.
+    expect(resolveFollowUp('Where did they live?', history).kind).toBe('pronoun');
+  });
+
+  it('takes no name from the words a closest-passage reply opens with', () => {
+    const hedged: Turn[] = [
+      { role: 'user', content: 'How do I keep the lamp lit?' },
+      {
+        role: 'assistant',
+        content: 'Closest I found (it may not answer this): Always trim the wick before dusk. [1]',
+      },
+    ];
+    const read = resolveFollowUp('Where does he live?', hedged);
+    expect(read.question).not.toMatch(/Always/);
+  });
+});

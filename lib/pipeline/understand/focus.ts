@@ -1,5 +1,6 @@
 import type { Turn } from '../../sessions/index.js';
 import { STOP_WORDS } from '../../text/index.js';
+import { NEAREST_PREFACE } from '../wording.js';
 
 /** What kind of thing an entity in focus is, as far as the conversation tells. */
 export type EntityKind = 'person' | 'place' | 'thing' | 'unknown';
@@ -98,10 +99,15 @@ export function noteAnswer(
   // The names of the first quoted passage; later citations are context.
   // A name written in a large share of the text (a book's deity, a product's own name) is
   // everywhere; it cannot be what one turn is about.
-  const names = namesIn(answer.split('[1]')[0]).filter((name) => !isCommon(name));
+  // The closest-passage reply opens with the service's own words: what follows them starts a
+  // sentence ("Closest I found (…): Always display …" names no one called Always).
+  const quoted = (answer.startsWith(NEAREST_PREFACE) ? answer.slice(NEAREST_PREFACE.length) : answer).split(
+    '[1]',
+  )[0];
+  const names = namesIn(quoted).filter((name) => !isCommon(name));
   for (const name of names.slice(0, REPLY_NAMES)) {
     if (!asked.includes(name.toLowerCase()))
-      add(focus, name, 'unknown', REPLY_NAME_WEIGHT, genderIn(answer.split('[1]')[0], name));
+      add(focus, name, 'unknown', REPLY_NAME_WEIGHT, genderIn(quoted, name));
   }
 }
 

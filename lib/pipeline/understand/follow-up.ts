@@ -201,6 +201,9 @@ function rewriteWith(
       (word, _p, offset: number, whole: string) => {
         const after = whole.slice(offset + word.length);
         const lower = word.toLowerCase();
+        // A plural pronoun after a plural noun of its own message stands for that noun ("which
+        // file do I put my settings in so that they load?"): it leans on nothing said before.
+        if (PLURAL_PRONOUNS.has(lower) && PLURAL_NOUN.test(whole.slice(0, offset))) return word;
         // "her" is an object where personForm does not read it as a possessive ("her brother").
         const object =
           lower === 'him' || lower === 'them' || (lower === 'her' && personForm(word, '', after) === '');
@@ -493,6 +496,15 @@ function askedInstead(previous: string, remainder: string): { question: string; 
   }
   return null;
 }
+
+/** Third-person plural pronouns. */
+const PLURAL_PRONOUNS = new Set(['they', 'them', 'their']);
+/**
+ * A plural noun phrase: a determiner or possessive, perhaps a modifier, and a noun in -s (not -ss,
+ * -us or -is, which are singular: "the class", "the status", "the analysis").
+ */
+const PLURAL_NOUN =
+  /\b(?:the|my|your|our|these|those|all|some|both|many|several|its|his|her|their)\s+(?:\p{L}+\s+)?\p{L}*[^\Wsui]s\b/iu;
 
 /** Conjunctions that join a message to the conversation: before a whole question they add no ellipsis. */
 const CONJUNCTION = /^(?:and|but|also|so|or|then)\b[\s,]*$/i;
