@@ -36,6 +36,14 @@ To rename a column, run ALTER TABLE with RENAME COLUMN and the new name.
 To remove a column, run ALTER TABLE with DROP COLUMN. The column's data is purged from the table.
 `;
 
+/** One exchange: a question and the reply it got. */
+function exchange(question: string, answer: string): Turn[] {
+  return [
+    { role: 'user', content: question },
+    { role: 'assistant', content: answer },
+  ];
+}
+
 /** A conversation whose replies each quote a passage (the focus takes only those). */
 function historyOf(...questions: string[]): Turn[] {
   return questions.flatMap((question) => [
@@ -122,10 +130,7 @@ describe('"what about X?" and "and X?": the earlier question with X in its place
     expect(read.carried).toBe('How do I test my routes without a server?');
     expect(read.leansOn).toBe(1);
     // Small talk alone gives a follow-up nothing to lean on.
-    const social: Turn[] = [
-      { role: 'user', content: 'who are you?' },
-      { role: 'assistant', content: 'A chat assistant.' },
-    ];
+    const social = exchange('who are you?', 'A chat assistant.');
     expect(resolveFollowUp('Which library does it use for that?', social).kind).toBe('none');
   });
 
@@ -550,13 +555,10 @@ Defines the server keep-alive timeout in milliseconds.
 
 describe('two pronouns of one clause', () => {
   it('reads an object pronoun as someone other than the subject of its clause', () => {
-    const history: Turn[] = [
-      { role: 'user', content: 'Who came to see Solomon?' },
-      {
-        role: 'assistant',
-        content: 'Sheba. And the queen of Sheba came to Solomon with a great company. [1]',
-      },
-    ];
+    const history = exchange(
+      'Who came to see Solomon?',
+      'Sheba. And the queen of Sheba came to Solomon with a great company. [1]',
+    );
     const read = resolveFollowUp('What did she bring him?', history);
     expect(read.kind).toBe('pronoun');
     // "him" is not "she": that would be "herself".
@@ -570,13 +572,10 @@ describe('two pronouns of one clause', () => {
 
 describe('a pronoun agrees with its antecedent in gender', () => {
   it('reads "her" as no name the text calls a king, and "his" as no name it calls a queen', () => {
-    const history: Turn[] = [
-      { role: 'user', content: 'Which queen did king Corvan love above the rest?' },
-      {
-        role: 'assistant',
-        content: 'And the king loved Tamsin above all the women, and set the crown upon her head. [1]',
-      },
-    ];
+    const history = exchange(
+      'Which queen did king Corvan love above the rest?',
+      'And the king loved Tamsin above all the women, and set the crown upon her head. [1]',
+    );
     // "king Corvan" is named twice as often as Tamsin, but "her" cannot stand for a king.
     expect(resolveFollowUp('Who brought her up?', history).question).toBe('Who brought Tamsin up?');
     expect(resolveFollowUp('Who was his father?', history).question).toBe("Who was Corvan's father?");
@@ -614,10 +613,10 @@ The codenames are taken from the ships of the old harbour fleet: the choice of s
   });
 
   it('leaves "it" to the earlier question where the reply does not open with a name of its own', () => {
-    const history: Turn[] = [
-      { role: 'user', content: 'What was the codename of harbour 5?' },
-      { role: 'assistant', content: 'The codenames are taken from the ships of the old fleet. [1]' },
-    ];
+    const history = exchange(
+      'What was the codename of harbour 5?',
+      'The codenames are taken from the ships of the old fleet. [1]',
+    );
     const read = resolveFollowUp('Which ship was it named after?', history);
     expect(read.question).toBe('Which ship was it named after?');
     expect(read.named).toBeUndefined();
@@ -816,10 +815,10 @@ describe('a follow-up that neither reading answers', () => {
 });
 
 describe('a message whose own words a pronoun stands for', () => {
-  const history: Turn[] = [
-    { role: 'user', content: 'Who keeps the harbour light?' },
-    { role: 'assistant', content: 'Tobin Quist. The harbour light is kept by Tobin Quist. [1]' },
-  ];
+  const history = exchange(
+    'Who keeps the harbour light?',
+    'Tobin Quist. The harbour light is kept by Tobin Quist. [1]',
+  );
 
   it('reads "they" after a plural noun of the same message as that noun, leaning on nothing', () => {
     const read = resolveFollowUp('Where do I keep my lanterns so that they stay dry?', history);
@@ -830,13 +829,10 @@ describe('a message whose own words a pronoun stands for', () => {
   });
 
   it('takes no name from the words a closest-passage reply opens with', () => {
-    const hedged: Turn[] = [
-      { role: 'user', content: 'How do I keep the lamp lit?' },
-      {
-        role: 'assistant',
-        content: 'Closest I found (it may not answer this): Always trim the wick before dusk. [1]',
-      },
-    ];
+    const hedged = exchange(
+      'How do I keep the lamp lit?',
+      'Closest I found (it may not answer this): Always trim the wick before dusk. [1]',
+    );
     const read = resolveFollowUp('Where does he live?', hedged);
     expect(read.question).not.toMatch(/Always/);
   });
