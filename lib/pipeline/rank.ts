@@ -5,7 +5,6 @@ import {
   BM25_SHARE,
   NAMED_BONUS,
   NEARBY_SHARE,
-  PAIR_BONUS,
   PRIOR_DOCUMENT_BONUS,
   PRIOR_SECTION_BONUS,
   PROXIMITY_BONUS,
@@ -32,8 +31,6 @@ export interface Evidence {
   hasRarest: boolean;
   /** 0-1: how close together the question's words stand in the unit (1: side by side). */
   proximity: number;
-  /** 0-1: share of the question's pairs of neighbouring words the unit also writes side by side. */
-  pairs: number;
   /** Whether the unit is of the kind the question wants (an option entry, a default, a command). */
   fitsWanted: boolean;
   rank: number;
@@ -54,7 +51,6 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
   searches.forEach((search, reading) => {
     const topScore = search.hits[0]?.score ?? 0;
     const ownTerms = new Set(search.query.slice(0, search.own).map((term) => term.term));
-    const pairs = wordPairsOf(search.reading.question, ownTerms);
     // A file's title is the same for all its hits: its share is worked out once per reading.
     const titles = new Map<string, number>();
     const titleOf = (file: string) => {
@@ -77,26 +73,9 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
         messagePositions,
         flags,
         ownTerms,
-        pairs,
         titleOf,
       ),
     );
-    // A pair most candidates write together ("an SQLITE_BUSY error" on a page about it) tells
-    // them apart no more than a common word does: each pair counts by how few of them hold it, as
-    // a word counts by its idf (the sequential dependence model weighs phrases by their own
-    // frequency too).
-    if (pairs.count > 0) {
-      const holders = new Array<number>(pairs.count).fill(0);
-      for (const item of items) for (let p = 0; p < pairs.count; p++) if (item.pairs & (1 << p)) holders[p]++;
-      const scale = Math.log(1 + items.length);
-      for (const item of items) {
-        let share = 0;
-        for (let p = 0; p < pairs.count; p++)
-          if (item.pairs & (1 << p)) share += Math.log(1 + items.length / holders[p]) / scale;
-        item.pairs = share / pairs.count;
-        item.rank += PAIR_BONUS * item.pairs;
-      }
-    }
     // The rarest taught word is what the question is about: while a unit that has it answers
     // the question well enough, one without it is never the answer. (When none that has it
     // does, the word may be a paraphrase of what the text says, and it is not required.)
@@ -160,7 +139,6 @@ function judgeHit(
   messagePositions: MessagePositions,
   flags: readonly string[],
   ownTerms: ReadonlySet<string>,
-  pairs: WordPairs,
   titleOf: (file: string) => number,
 ): Evidence {
   const { query, idf, counted } = search;
@@ -182,7 +160,6 @@ function judgeHit(
   const text = index.text(hit.id);
   const words = passageWords(index, hit.id, text);
   const proximity = proximityOfWords(words, ownTerms);
-  const pairMask = pairsHeld(words, pairs);
   const fitsWanted = fits(index, hit.id, text, search.reading.shape.wants);
   const run = messageWords.length > 1 ? sharedRun(messagePositions, words) : messageWords.length;
   const section = index.section(hit.id);
@@ -226,7 +203,6 @@ function judgeHit(
     covered,
     hasRarest,
     proximity,
-    pairs: pairMask,
     fitsWanted,
     rank:
       coverage +
@@ -277,75 +253,6 @@ function proximityOfWords(words: readonly string[], terms: ReadonlySet<string>):
     }
   }
   return (distinct - 1) / Math.max(distinct - 1, best - 1);
-}
-
-/**
- * The pairs of search terms standing next to each other in a question, stop words aside ("print
- * column names" -> print+column, column+name), keyed both ways round. Two content words side by
- * side in a question are mostly one phrase (a compound noun, a verb and its object: "key
- * bindings", "request ids", "file name"); a text that writes them side by side too ("the file
- * name", "names of files", "ids of requests") is about that phrase, where one that uses the two
- * words apart may be about each of them separately. This is the sequential dependence model of
- * retrieval (Metzler and Croft, 2005): adjacent query term pairs as evidence beside the terms.
- */
-export interface WordPairs {
-  /** "a b" and "b a" -> the pair's index. */
-  keys: ReadonlyMap<string, number>;
-  count: number;
-}
-
-export function wordPairsOf(question: string, terms: ReadonlySet<string>): WordPairs {
-  const keys = new Map<string, number>();
-  let count = 0;
-  let previous: string | null = null;
-  // A word written as one identifier ("SQLITE_BUSY", "node_modules") is one name: its parts stand
-  // together wherever it is written, so they make no pair of their own.
-  for (const word of question.match(IDENTIFIER_WORD) ?? []) {
-    const parts = word
-      .split(/[_.'’-]+/)
-      .map((part) => searchTerm(part))
-      .filter((term): term is string => term !== null);
-    if (parts.length === 0) continue;
-    const first = parts[0];
-    if (previous !== null && terms.has(previous) && terms.has(first) && previous !== first && count < 31) {
-      if (!keys.has(`${previous} ${first}`)) {
-        keys.set(`${previous} ${first}`, count);
-        keys.set(`${first} ${previous}`, count);
-        count++;
-      }
-    }
-    previous = parts[parts.length - 1];
-  }
-  return { keys, count };
-}
-
-/** A word of a question with the characters an identifier joins its parts by. */
-const IDENTIFIER_WORD = /[\p{L}\p{N}]+(?:[_.'’-][\p{L}\p{N}]+)*/gu;
-
-/** Share of the question's word pairs (`wordPairsOf`) a text writes side by side, stop words aside, either order. */
-export function pairShareOf(text: string, pairs: WordPairs): number {
-  if (pairs.count === 0) return 0;
-  let held = pairsHeld(wordsOf(text), pairs);
-  let found = 0;
-  for (; held !== 0; held &= held - 1) found++;
-  return found / pairs.count;
-}
-
-/** The pairs (`wordPairsOf`) a text's words hold side by side, as a bit mask. */
-function pairsHeld(words: readonly string[], pairs: WordPairs): number {
-  if (pairs.count === 0) return 0;
-  let held = 0;
-  let previous: string | null = null;
-  for (const word of words) {
-    const term = searchTerm(word);
-    if (!term) continue;
-    if (previous !== null) {
-      const pair = pairs.keys.get(`${previous} ${term}`);
-      if (pair !== undefined) held |= 1 << pair;
-    }
-    previous = term;
-  }
-  return held;
 }
 
 /**

@@ -113,13 +113,3 @@ export const ANSWER_SCORE = 0.6;
 export const RESOLVED_ANSWER_SCORE = 0.5;
 /** Least score for "the closest I found". */
 export const NEAREST_SCORE = 0.3;
-
-// --- rank (rank6) -----------------------------------------------------------------------------
-
-/**
- * Most rank a unit gets for writing side by side every pair of words the question writes side by
- * side (stop words aside, either order): two neighbouring content words of a question are mostly
- * one phrase, and a text that keeps them together is about it. Set on the tuning halves and
- * samples (0.1-0.3 gave the same first units on them; 0.2 the most).
- */
-export const PAIR_BONUS = 0.2;
