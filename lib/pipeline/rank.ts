@@ -1,10 +1,11 @@
-import { type PassageHit, type PassageIndex, searchTerm } from '../retrieval/index.js';
+import { type PassageHit, type PassageIndex, searchTerm, termsOf } from '../retrieval/index.js';
 import { keepsTopic, type ReadingSearch } from './gather.js';
 import {
   ANSWER_COVERAGE,
   BM25_SHARE,
   NAMED_BONUS,
   NEARBY_SHARE,
+  OWN_HEADING_BONUS,
   PRIOR_DOCUMENT_BONUS,
   PRIOR_SECTION_BONUS,
   PROXIMITY_BONUS,
@@ -173,6 +174,7 @@ function judgeHit(
         ? NAMED_BONUS + (index.sibling(hit.id, -1) < 0 ? UNIT_KIND_BONUS : 0)
         : 0;
   const title = section.file ? titleOf(section.file) : 0;
+  const ownHeading = rarest >= 0 && innermostHeadingHolds(index, hit.id, query[rarest].term);
   const { prior, said, partly } = search.reading;
   // A follow-up asks for something the earlier answer did not give: the units it quoted (every
   // one, not only the first) are the one place the answer is not, while the first one's section
@@ -212,6 +214,7 @@ function judgeHit(
       PROXIMITY_BONUS * proximity +
       (fitsWanted ? UNIT_KIND_BONUS : 0) +
       TITLE_BONUS * title +
+      (ownHeading ? OWN_HEADING_BONUS : 0) +
       priorBonus,
   };
 }
@@ -324,6 +327,35 @@ function namesFlag(name: string | undefined, flags: readonly string[]): boolean 
   const forms = name.split(/[\s/,|=[\]]+/).filter(Boolean);
   return flags.some((flag) => forms.includes(flag));
 }
+
+/**
+ * Whether the innermost heading of a unit's section holds a search term. The heading path is one
+ * field for the index (the chapter's words count for every section under it), but its last
+ * heading names what this section is about: a unit under "Command line completion" is about
+ * completion, one under "Command line completion > Context" about the context of it. A question's
+ * rarest word in the innermost heading puts the unit in the section about that word rather than in
+ * a subsection about something else, or merely in the chapter about it.
+ */
+function innermostHeadingHolds(index: PassageIndex, id: number, term: string): boolean {
+  const section = index.sectionIdOf(id);
+  let cache = headingCache.get(index);
+  if (!cache || cache.size >= HEADINGS_CACHED) {
+    cache = new Map();
+    headingCache.set(index, cache);
+  }
+  let terms = cache.get(section);
+  if (!terms) {
+    const last = index.sections[section]?.path.at(-1);
+    // termsOf, as the index reads a heading: "markDirectories" holds "directories" too.
+    terms = new Set(last ? termsOf(last) : []);
+    cache.set(section, terms);
+  }
+  return terms.has(term);
+}
+
+/** The terms of a section's innermost heading, kept per section: the same sections come back message after message. */
+const headingCache = new WeakMap<PassageIndex, Map<number, ReadonlySet<string>>>();
+const HEADINGS_CACHED = 20_000;
 
 /** Lower-case words of a text, punctuation dropped (for matching quoted phrases). */
 function wordsOf(text: string): string[] {

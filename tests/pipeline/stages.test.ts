@@ -203,6 +203,27 @@ describe('gather and rank', () => {
     expect(proximityOf('no such words', terms)).toBe(0);
   });
 
+  it('puts a unit whose own heading holds the rarest word before one under a subheading', async () => {
+    // Both units match the question's words alike (the command line in the body, "completion"
+    // in the heading path); only the first one's innermost heading names what it is about.
+    const knowledge = await knowledgeOf({
+      format: 'markdown',
+      name: 'editor.md',
+      text: [
+        '# Editor',
+        '## Completion',
+        'Press Tab on the command line and the word under the cursor is finished for you.',
+        '### Context',
+        'What is offered on the command line depends on the command before the word under the cursor.',
+      ].join('\n\n'),
+    });
+    const question = 'How does completion work on the command line?';
+    const searches = gather(knowledge.passages, [readingOf(question)], evidenceBudgets.expert, false);
+    const [best, next] = rank(knowledge.passages, searches, question);
+    expect(knowledge.passages.text(best.hit.id)).toMatch(/^Press Tab/);
+    expect(knowledge.passages.section(next.hit.id).path.at(-1)).toBe('Context');
+  });
+
   it('puts a unit with the rarest word of the question before units that lack it', async () => {
     const knowledge = await knowledgeOf({
       format: 'text',
