@@ -120,7 +120,7 @@ export const NEAREST_SCORE = 0.3;
  * Rank added to a unit whose section's innermost heading holds the question's rarest taught word:
  * it is in the section about that word. Small, a tie-breaker among units the other evidence
  * scores alike (they share the outer headings): on the tuning halves 0.05-0.15 changed the same
- * three replies, two of them to hits and none the other way; at 0.1 one sample reply was lost,
- * at 0.2 a tuning hit.
+ * three replies, two of them to hits and none the other way; at 0.1 and 0.15 a sample reply lost
+ * its hit, at 0.2 a tuning reply too (docs/benchmarks.md, sixth round).
  */
 export const OWN_HEADING_BONUS = 0.05;
