@@ -50,6 +50,15 @@ export const PRIOR_DOCUMENT_BONUS = 0.1;
 /** Rank added when the document's title holds question words (a field of its own, like the heading path). */
 export const TITLE_BONUS = 0.1;
 
+/**
+ * Rank added to a unit whose section's innermost heading holds the question's rarest taught word:
+ * it is in the section about that word. Small, a tie-breaker among units the other evidence
+ * scores alike (they share the outer headings): on the tuning halves 0.05-0.15 changed the same
+ * three replies, two of them to hits and none the other way; at 0.1 and 0.15 a sample reply lost
+ * its hit, at 0.2 a tuning reply too (docs/benchmarks.md, sixth round).
+ */
+export const OWN_HEADING_BONUS = 0.05;
+
 // --- extract ----------------------------------------------------------------------------------
 
 /** Passages whose names may answer a who/where/how-many question (a "which X" looks at all). */
@@ -113,14 +122,3 @@ export const ANSWER_SCORE = 0.6;
 export const RESOLVED_ANSWER_SCORE = 0.5;
 /** Least score for "the closest I found". */
 export const NEAREST_SCORE = 0.3;
-
-// --- rank (rank6) -----------------------------------------------------------------------------
-
-/**
- * Rank added to a unit whose section's innermost heading holds the question's rarest taught word:
- * it is in the section about that word. Small, a tie-breaker among units the other evidence
- * scores alike (they share the outer headings): on the tuning halves 0.05-0.15 changed the same
- * three replies, two of them to hits and none the other way; at 0.1 and 0.15 a sample reply lost
- * its hit, at 0.2 a tuning reply too (docs/benchmarks.md, sixth round).
- */
-export const OWN_HEADING_BONUS = 0.05;
