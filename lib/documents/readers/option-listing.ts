@@ -34,12 +34,15 @@ export function optionEntriesOf(code: string, lang: string | undefined, firstLin
     items = named.filter(
       (item) => COMMAND.test(item.name!) && describes(lines[item.line - 1] ?? '', item.name!),
     );
-    // The lines an entry takes: from its own to the next block's (its description's later lines).
-    const starts = [...blocks.map((block) => block.line), lines.length + 1];
-    const taken = items.reduce((sum, item) => {
-      const next = starts.find((line) => line > item.line) ?? item.line + 1;
-      return sum + lines.slice(item.line - 1, next - 1).filter((line) => line.trim() !== '').length;
-    }, 0);
+    // The lines an entry takes: from its own to the next block's (its description's later
+    // lines), counted in one pass over the blocks, which come in the order of their lines.
+    const kept = new Set(items);
+    let taken = 0;
+    blocks.forEach((block, i) => {
+      if (!kept.has(block)) return;
+      const next = blocks[i + 1]?.line ?? lines.length + 1;
+      for (let line = block.line; line < next; line++) if (lines[line - 1]?.trim()) taken++;
+    });
     const written = lines.filter((line) => line.trim() !== '').length;
     if (new Set(items.map((item) => item.name)).size < MIN_ENTRIES || taken < written * LISTING_SHARE)
       return [];
