@@ -1,5 +1,5 @@
 import { keepsTopic, type ReadingSearch } from './gather.js';
-import type { Evidence } from './rank.js';
+import { type Evidence, rarestRequired } from './rank.js';
 import {
   ANSWER_COVERAGE,
   ANSWER_COVERAGE_UNKNOWN_WORD,
@@ -96,14 +96,9 @@ function marginOf(ranked: readonly Evidence[], best: Evidence | undefined): numb
   return other ? Math.max(0, best.rank - other.rank) : 1;
 }
 
-/**
- * Whether a unit that holds the reading's rarest word covers enough of the question to answer it:
- * the rank stage requires the word only then (rank.ts), and so does the judge.
- */
+/** Whether the reading's rarest word is required of its units, as rank requires it (rank.ts). */
 function rarestAnswers(ranked: readonly Evidence[], reading: number): boolean {
-  return ranked.some(
-    (item) => item.reading === reading && item.hasRarest && item.coverage >= ANSWER_COVERAGE,
-  );
+  return rarestRequired(ranked.filter((item) => item.reading === reading));
 }
 
 function levelOf(

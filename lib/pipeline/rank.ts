@@ -80,7 +80,7 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
     // The rarest taught word is what the question is about: while a unit that has it answers
     // the question well enough, one without it is never the answer. (When none that has it
     // does, the word may be a paraphrase of what the text says, and it is not required.)
-    if (items.some((item) => item.hasRarest && item.coverage >= ANSWER_COVERAGE)) {
+    if (rarestRequired(items)) {
       for (const item of items) if (!item.hasRarest) item.rank -= RAREST_MISSING_PENALTY;
     }
     // A follow-up that carries the earlier question's words is about that question's topic: a
@@ -92,6 +92,15 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
     all.push(...items);
   });
   return all.sort((a, b) => b.rank - a.rank || a.hit.id - b.hit.id);
+}
+
+/**
+ * Whether the rarest word is required of a reading's units: while a unit that has it covers the
+ * question well enough, one without it is never the answer (rank lowers it, the judge never
+ * states it). When none that has it does, the word may be a paraphrase of what the text says.
+ */
+export function rarestRequired(items: readonly Evidence[]): boolean {
+  return items.some((item) => item.hasRarest && item.coverage >= ANSWER_COVERAGE);
 }
 
 /**
@@ -338,24 +347,39 @@ function namesFlag(name: string | undefined, flags: readonly string[]): boolean 
  */
 function innermostHeadingHolds(index: PassageIndex, id: number, term: string): boolean {
   const section = index.sectionIdOf(id);
-  let cache = headingCache.get(index);
-  if (!cache || cache.size >= HEADINGS_CACHED) {
-    cache = new Map();
-    headingCache.set(index, cache);
-  }
-  let terms = cache.get(section);
-  if (!terms) {
+  const terms = cachedFor(headingCache, index, section, () => {
     const last = index.sections[section]?.path.at(-1);
     // termsOf, as the index reads a heading: "markDirectories" holds "directories" too.
-    terms = new Set(last ? termsOf(last) : []);
-    cache.set(section, terms);
-  }
+    return new Set(last ? termsOf(last) : []);
+  });
   return terms.has(term);
 }
 
 /** The terms of a section's innermost heading, kept per section: the same sections come back message after message. */
 const headingCache = new WeakMap<PassageIndex, Map<number, ReadonlySet<string>>>();
-const HEADINGS_CACHED = 20_000;
+
+/** Entries kept per index in each cache; past it the cache starts afresh (memory stays bounded). */
+const CACHED_PER_INDEX = 20_000;
+
+/** A value worked out once per index and key (a passage, a section), kept while the index lives. */
+function cachedFor<T>(
+  caches: WeakMap<PassageIndex, Map<number, T>>,
+  index: PassageIndex,
+  key: number,
+  make: () => T,
+): T {
+  let cache = caches.get(index);
+  if (!cache || cache.size >= CACHED_PER_INDEX) {
+    cache = new Map();
+    caches.set(index, cache);
+  }
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make();
+    cache.set(key, value);
+  }
+  return value;
+}
 
 /** Lower-case words of a text, punctuation dropped (for matching quoted phrases). */
 function wordsOf(text: string): string[] {
@@ -380,20 +404,9 @@ function positionsOf(words: readonly string[]): MessagePositions {
 
 /** A passage's lower-case words, kept per passage: the same units come back message after message. */
 const wordsCache = new WeakMap<PassageIndex, Map<number, string[]>>();
-const WORDS_CACHED = 20_000;
 
 function passageWords(index: PassageIndex, id: number, text: string): string[] {
-  let cache = wordsCache.get(index);
-  if (!cache || cache.size >= WORDS_CACHED) {
-    cache = new Map();
-    wordsCache.set(index, cache);
-  }
-  let words = cache.get(id);
-  if (!words) {
-    words = wordsOf(text);
-    cache.set(id, words);
-  }
-  return words;
+  return cachedFor(wordsCache, index, id, () => wordsOf(text));
 }
 
 /** The rows and touched cells of `sharedRun`, reused from call to call (all zero between calls). */
