@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CUT_MARK, countTokens } from '../lib/text/index.js';
 import {
@@ -24,6 +24,7 @@ import { benchServices } from './bench-services.js';
 import {
   type ConverseConversation,
   type ConverseFile,
+  conversationFiles,
   findSet,
   loadSets,
   type QuestionSet,
@@ -41,7 +42,8 @@ import {
  * install (the starter text) and after training the KJV; and maxTokens compliance per path. The
  * replies are printed too, except those of held-out conversations (counted only, unless
  * `--show-heldout`). `--docs-only [--set NAME]` runs only the documentation conversations;
- * `--json FILE` writes their figures and replies.
+ * `--json FILE` writes their figures and replies. `--file F` (repeatable) takes the conversations
+ * from F instead of every `bench/converse/docs*.json`.
  */
 const { values } = parseArgs({
   options: {
@@ -50,6 +52,7 @@ const { values } = parseArgs({
     'docs-only': { type: 'boolean', default: false },
     set: { type: 'string' },
     json: { type: 'string' },
+    file: { type: 'string', multiple: true },
     'show-heldout': { type: 'boolean', default: false },
   },
 });
@@ -127,10 +130,13 @@ const fresh = benchClient(await benchServices(undefined, { starter: true }));
 const report: string[] = [];
 
 // ---- conversations on the documentation sets ----
-const docsFile = JSON.parse(readFileSync('bench/converse/docs.json', 'utf8')) as ConverseFile;
+const docsFiles = values.file ?? conversationFiles();
+const conversations = docsFiles.flatMap(
+  (file) => (JSON.parse(readFileSync(file, 'utf8')) as ConverseFile).conversations,
+);
 const qaSets = loadSets();
 const bySet = new Map<QuestionSet, { index: number; conversation: ConverseConversation }[]>();
-for (const [index, conversation] of docsFile.conversations.entries()) {
+for (const [index, conversation] of conversations.entries()) {
   const set = findSet(qaSets, conversation.set);
   if (values.set && !set.name.toLowerCase().includes(values.set.toLowerCase())) continue;
   bySet.set(set, [...(bySet.get(set) ?? []), { index, conversation }]);

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { corporaDir } from './bench-chat.js';
 import {
   type ConverseFile,
+  conversationFiles,
   findSet,
   heldOutIndexes,
   loadSets,
@@ -77,7 +78,7 @@ for (const set of loadSets()) {
     `${set.name}: ${documents.length} documents, ${questions.length} questions${halves(questions)}, ${words} acceptable words; ${off.length} off corpus${halves(off)}`,
   );
 }
-await checkConversations('bench/converse/docs.json');
+for (const file of conversationFiles()) await checkConversations(file);
 if (failures) {
   console.log(`${failures} failure(s)`);
   process.exit(1);

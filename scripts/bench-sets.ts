@@ -201,3 +201,11 @@ export async function trainSet(client: BenchClient, documents: SetDocument[]): P
     else await client.train(document.text, { format: document.format, name: document.name });
   }
 }
+
+/** The conversation files on the documentation sets: bench/converse/docs.json and every docs-*.json beside it. */
+export function conversationFiles(): string[] {
+  return readdirSync('bench/converse')
+    .filter((name) => /^docs(-[\w-]+)?\.json$/.test(name))
+    .sort()
+    .map((name) => `bench/converse/${name}`);
+}
