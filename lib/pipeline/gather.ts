@@ -1,4 +1,4 @@
-import { isEnglishWord, relatedWords } from '../lexicon/index.js';
+import { isActionWord, isEnglishWord, relatedWords } from '../lexicon/index.js';
 import {
   type PassageHit,
   type PassageIndex,
@@ -30,6 +30,13 @@ export interface ReadingSearch {
   ownWeight: number;
   /** Words of the message that nothing taught contains. */
   unknownWords: string[];
+  /**
+   * Whether a never-taught word may be what the question is about: a thing (a noun), not an
+   * action or a quality. What a question asks about is named by a noun ("What causes
+   * earthquakes?"); a verb the documents never use is the asker's word for what they say in their
+   * own ("colors turned off" where the text says "disabled"), so it asks no more of the rest.
+   */
+  unknownSubject: boolean;
   /** A word written like a name or number that was never taught ("Brazil", "2018"). */
   unknownName: boolean;
   /** The reading's rarest taught own term (index into query), -1 when none. */
@@ -71,6 +78,7 @@ export function gather(
       counted,
       ownWeight,
       unknownWords: unknown.map((term) => term.word),
+      unknownSubject: unknown.some((term) => !isActionWord(term.word)),
       // A never-taught word that is no English word (WordNet knows none of its forms) names a tool,
       // a product or a place: what the question is about, and the documents never mention it.
       unknownName:

@@ -43,6 +43,15 @@ export NO_PROXY=internal.example.com
 \`\`\`
 `;
 
+const TRACELOG = `# tracelog
+
+## Environment variables
+
+- \`TRACE\`: Enables or disables the tracing of chosen channels.
+- \`TRACE_COLORS\`: Whether or not to use colors in the trace output.
+- \`TRACE_DEPTH\`: Object inspection depth of the trace output.
+`;
+
 const FAMILY = [
   'Marla Quist was the mother in law of Ondine.',
   'Marla Quist came from the town of Veldhaven, on the northern coast.',
@@ -414,6 +423,21 @@ describe('compose', () => {
     // "timeout" and "request" are taught; "zorblax" is a name nobody taught.
     expect(ask(knowledge, 'What is the default request timeout in zorblax?').confidence.level).toBe('none');
     expect(ask(knowledge, 'What is the default request timeout?').confidence.level).toBe('answer');
+  });
+
+  it('asks no more of the other words for a never-taught verb (a paraphrase) than for none, but does for a never-taught noun', async () => {
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'tracelog.md', text: TRACELOG });
+    // "turns", "picked" and "wanted" are the asker's verbs for what the entry says ("Enables"):
+    // the taught words cover 57% of the question, enough for an answer.
+    const verbs = ask(knowledge, 'Which variable turns on tracing of the channels I picked and wanted?');
+    expect(verbs.confidence.level).toBe('answer');
+    expect(verbs.text).toContain('TRACE');
+    // The same share with never-taught nouns: what the question is about may be missing.
+    const nouns = ask(
+      knowledge,
+      'Which variable turns on tracing of the channels for glaciers and earthquakes?',
+    );
+    expect(nouns.confidence.level).toBe('none');
   });
 
   it('says it does not know when no passage holds the whole of a proper name the question gives, only its parts', async () => {
