@@ -138,14 +138,17 @@ async function checkConversations(file: string): Promise<void> {
   if (values.split) {
     // Drawn once per set, when its conversations were written: only a set none of whose
     // conversations has a half yet, so that adding a set never redraws another's halves.
+    let drawn = false;
     for (const [name, indexes] of byName) {
       if (indexes.some((c) => converse.conversations[c]!.half)) continue;
       const chosen = heldOutIndexes(indexes.length, Math.floor(indexes.length / 2), `${name}|${file}`);
       indexes.forEach((c, i) => {
         converse.conversations[c]!.half = chosen.has(i) ? 'heldout' : 'tuning';
       });
+      drawn = true;
     }
-    writeFileSync(file, `${JSON.stringify(converse, null, 2)}\n`);
+    // Only a file that got new halves is written: rewriting the others would reformat them.
+    if (drawn) writeFileSync(file, `${JSON.stringify(converse, null, 2)}\n`);
   }
   for (const [name, indexes] of byName) {
     const turns = indexes.flatMap((c) =>
