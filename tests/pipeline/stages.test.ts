@@ -320,6 +320,24 @@ describe('extract', () => {
     expect(reply.text).toContain('```bash\nexport NO_PROXY=internal.example.com\n```');
   });
 
+  it('brings a paragraph that breaks off at a comma with the code block that completes it', async () => {
+    const text = [
+      '# bundler',
+      '',
+      '## Undoing a release',
+      '',
+      'A release that was tagged by mistake stays on the server until it is withdrawn. Or, if you have already published the release to the registry and want it withdrawn,',
+      '',
+      '```sh',
+      'bundler withdraw --last',
+      '```',
+      '',
+    ].join('\n');
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'bundler.md', text });
+    const reply = ask(knowledge, 'How do I withdraw a release I already published to the registry?');
+    expect(reply.text).toContain('```sh\nbundler withdraw --last\n```');
+  });
+
   it('shows, in a closest-passage reply, the line that names the likeliest answer without stating it', async () => {
     const knowledge = await knowledgeOf({
       format: 'text',

@@ -78,8 +78,14 @@ export function passageSnippet(
     .sort((a, b) => b.weight - a.weight || a.order - b.order);
   const chosen = ranked[0];
   const keys = [keyOf(chosen.sentence)];
-  // A sentence that announces what follows brings it along.
-  if (announces(chosen.sentence) && chosen.order === sentences.length - 1) {
+  // A sentence that announces what follows brings it along, as does one that breaks off where a
+  // code block goes on.
+  const next = index.sibling(id, 1);
+  const codeNext = next >= 0 && index.kindOf(next) === 'code';
+  if (
+    (announces(chosen.sentence) || (codeNext && breaksOff(chosen.sentence))) &&
+    chosen.order === sentences.length - 1
+  ) {
     const following = followingBlocks(index, id, request.weights);
     if (following) return { text: `${chosen.sentence}\n\n${following}`, block: true, keys };
   }
@@ -113,13 +119,11 @@ export function passageSnippet(
   // "How do I ...": a paragraph that ends announcing an example or command ("It is:") brings the
   // announcing sentence and the command along after the sentence that matched.
   const last = sentences.length - 1;
-  const next = index.sibling(id, 1);
   if (
     request.shape?.wants === 'procedure' &&
     chosen.order !== last &&
-    announces(sentences[last]) &&
-    next >= 0 &&
-    index.kindOf(next) === 'code'
+    (announces(sentences[last]) || breaksOff(sentences[last])) &&
+    codeNext
   ) {
     keys.push(keyOf(sentences[last]));
     const code = fence(index, next, request.weights);
@@ -140,8 +144,9 @@ function codeSnippet(
   if (before >= 0 && index.kindOf(before) !== 'code') {
     const sentences = splitSentences(index.display(before));
     const last = sentences[sentences.length - 1] ?? '';
-    const intro = announces(last) ? last : trimToQuestion(model, last, request.weights, request.answer);
-    if (last && (announces(last) || weightOf(last, request.weights) > 0)) {
+    const leads = announces(last) || breaksOff(last);
+    const intro = leads ? last : trimToQuestion(model, last, request.weights, request.answer);
+    if (last && (leads || weightOf(last, request.weights) > 0)) {
       return { text: `${balanceBackticks(intro)}\n\n${fenced}`, block: true, keys: [keyOf(last)] };
     }
   }
@@ -263,6 +268,15 @@ export function keyOf(text: string): string {
 /** A sentence that ends by announcing what follows ("execute the following command:"). */
 function announces(sentence: string): boolean {
   return /:\s*$/.test(sentence);
+}
+
+/**
+ * A paragraph that breaks off at a comma right before a code block ("Or, if you have already
+ * committed the merge," / `git reset --hard ORIG_HEAD`): the block completes its sentence. Only
+ * before code: a line of verse or a list item ending in a comma goes on in more prose.
+ */
+function breaksOff(sentence: string): boolean {
+  return /,\s*$/.test(sentence);
 }
 
 /** An odd number of backticks (a cut inside inline code) gets its closing one. */
