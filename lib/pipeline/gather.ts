@@ -1,4 +1,4 @@
-import { isActionWord, isEnglishWord, relatedWords } from '../lexicon/index.js';
+import { isActionWord, isEnglishWord, isStanceAdverb, relatedWords } from '../lexicon/index.js';
 import {
   type PassageHit,
   type PassageIndex,
@@ -66,6 +66,9 @@ export function gather(
     let rarest = -1;
     for (let i = 0; i < counted; i++) ownWeight += idf[i] * query[i].weight;
     for (let i = 0; i < own; i++) {
+      // An adverb of time or stance ("anyway", "instead") may be rare in the text, but it says how
+      // the asker relates the question to their situation, not what it is about.
+      if (isStanceAdverb(query[i].word)) continue;
       if (index.documentFrequency(query[i].term) > 0 && (rarest < 0 || idf[i] > idf[rarest])) rarest = i;
     }
     const unknown = query.slice(0, own).filter((term) => index.documentFrequency(term.term) === 0);

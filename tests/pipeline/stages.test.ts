@@ -458,6 +458,27 @@ describe('compose', () => {
     expect(nouns.confidence.level).toBe('none');
   });
 
+  it('does not require an adverb of stance ("anyway") as the rarest word of the question', async () => {
+    const text = [
+      '# twig',
+      '',
+      '## Branches',
+      '',
+      '- `-d`: Delete a branch that is merged into its upstream.',
+      '- `-D`: Delete a branch even when it is not merged.',
+      '',
+      '## History',
+      '',
+      'The project began as a weekend hack and was kept anyway.',
+      '',
+    ].join('\n');
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'twig.md', text });
+    const reply = ask(knowledge, 'How do I delete a branch that is not merged anyway?');
+    // With "anyway" as the rarest word required, `-d` came first, as the closest passage.
+    expect(reply.confidence.level).not.toBe('none');
+    expect(reply.text).toContain('-D');
+  });
+
   it('says it does not know when no passage holds the whole of a proper name the question gives, only its parts', async () => {
     const knowledge = await knowledgeOf({ format: 'text', name: 'family.txt', text: FAMILY });
     // "Veldhaven" and "lighthouse" are taught, but nothing names a "Veldhaven Lighthouse".
