@@ -73,6 +73,12 @@ export const ANTECEDENT_LINES = 5;
 export const OTHER_PASSAGE_SHARE = 0.35;
 /** How far the best short answer must lead the next to be put first. */
 export const CONFIDENCE_MARGIN = 1.25;
+/**
+ * Longest paragraph, in words, read as setting up the next one when shown to its end (about two
+ * sentences): on the new Git set's tuning half it brought the reflog after "Say you modify a branch
+ * with git reset --hard …" (+1 hit); no reply of another half lost its hit.
+ */
+export const LEAD_IN_WORDS = 30;
 /** Least rank of a further citation, against the best passage's: later citations must bear on the question nearly as well. */
 export const FURTHER_CITATION_SHARE = 0.75;
 

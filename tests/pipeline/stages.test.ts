@@ -314,6 +314,26 @@ describe('extract', () => {
     expect(reply.text).toMatch(/Set the `ca` option/);
   });
 
+  it('brings a short paragraph with the first sentence of the paragraph it sets up', async () => {
+    const text = [
+      '# ledger',
+      '',
+      '## Recovering lost entries',
+      '',
+      'Say you purge a journal by mistake and it held the only copy of some entries.',
+      '',
+      'Fortunately ledger keeps a shadow log of every entry it ever wrote. Run ledger shadow to list it.',
+      '',
+    ].join('\n');
+    const knowledge = await knowledgeOf({ format: 'markdown', name: 'ledger.md', text });
+    const reply = ask(
+      knowledge,
+      'I purged a journal by mistake and it held the only copy of some entries. How do I get them back?',
+    );
+    expect(reply.text).toMatch(/Say you purge a journal/);
+    expect(reply.text).toMatch(/shadow log/);
+  });
+
   it('brings a lead-in ending in ":" with the code it announces, whole', async () => {
     const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
     const reply = ask(knowledge, 'How do I bypass the proxy for a host?');

@@ -8,6 +8,7 @@ import {
   ANTECEDENT_LINES,
   CONFIDENCE_MARGIN,
   FURTHER_CITATION_SHARE,
+  LEAD_IN_WORDS,
   NAMING_PASSAGES,
   NEARBY_SHARE,
   OTHER_PASSAGE_SHARE,
@@ -323,11 +324,20 @@ const PROBLEM =
 /**
  * A problem comes with its fix: when the shown text describes one and is its paragraph's end, the
  * block that follows in the same section (a command, or the next paragraph's first sentence) is
- * what a reader needs next. Null when there is none or the text is not a problem.
+ * what a reader needs next. So does a short paragraph shown to its end: a paragraph of a sentence
+ * or two sets up what the next one says ("Say you reset a branch and lose the only reference to
+ * a commit." / "Fortunately, git also keeps a log, called a reflog"). Null when there is none,
+ * or the text is neither.
  */
 function fixAfter(index: PassageIndex, id: number, shown: string): string | null {
-  if (!PROBLEM.test(shown) || index.kindOf(id) === 'line') return null;
-  const sentences = splitSentences(index.display(id));
+  if (index.kindOf(id) === 'line') return null;
+  const display = index.display(id);
+  if (
+    !PROBLEM.test(shown) &&
+    !(index.kindOf(id) === 'paragraph' && display.split(/\s+/).length <= LEAD_IN_WORDS)
+  )
+    return null;
+  const sentences = splitSentences(display);
   const last = sentences[sentences.length - 1] ?? '';
   if (
     !shown
