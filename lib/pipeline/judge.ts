@@ -64,7 +64,9 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
     // Where neither reading reaches an answer, the reply is a closest passage either way, and the
     // message leans on the conversation (that is why it was resolved): the closest passage on the
     // earlier topic is the nearer one, not the one the message's words alone found.
-    if (resolvedJudgement.confidence.level === 'nearest' && writtenJudgement.confidence.level === 'nearest')
+    // So too where the message as written finds nothing: it is a follow-up, and what it leaves
+    // out is what the conversation was about.
+    if (resolvedJudgement.confidence.level === 'nearest' && writtenJudgement.confidence.level !== 'answer')
       return resolvedJudgement;
     // The message leans on the conversation, so as written it is about the earlier topic too: a
     // unit that shares none of the earlier question's words is at most the closest passage.

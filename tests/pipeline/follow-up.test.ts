@@ -837,3 +837,48 @@ describe('a message whose own words a pronoun stands for', () => {
     expect(read.question).not.toMatch(/Always/);
   });
 });
+
+describe('a follow-up that only its resolved reading comes close to', () => {
+  it('shows the closest passage on the earlier topic where the message as written finds nothing', () => {
+    // As written, the best unit covers too little of the message to be shown at all; resolved
+    // against the conversation, two units on the earlier topic cover two thirds of it.
+    const searchOf = (question: string, resolved: boolean) =>
+      ({
+        reading: {
+          question,
+          carried: resolved ? 'sheet damage' : '',
+          shape: shapeOf(question),
+          resolved,
+          prior: -1,
+          said: [],
+        },
+        query: [],
+        idf: [],
+        own: 3,
+        counted: resolved ? 5 : 3,
+        ownWeight: 3,
+        unknownWords: [],
+        unknownName: false,
+        rarest: 0,
+        hits: [],
+      }) as unknown as Parameters<typeof judge>[0][number];
+    const unit = (id: number, reading: number, rankValue: number, coverage: number) => ({
+      hit: { id, score: 1, ownScore: 1, matched: [1, 2], matchedNearby: [], matchedHeading: [] },
+      reading,
+      coverage,
+      covered: 3 * coverage,
+      hasRarest: false,
+      proximity: 0,
+      fitsWanted: false,
+      rank: rankValue,
+    });
+    const message = 'And if I want to keep it?';
+    const judged = judge(
+      [searchOf(message, false), searchOf(message, true)],
+      [unit(1, 0, 1.3, 0.2), unit(2, 0, 1.29, 0.2), unit(3, 1, 1.2, 0.66), unit(4, 1, 1.19, 0.66)],
+    );
+    expect(judged.confidence.level).toBe('nearest');
+    expect(judged.best?.reading).toBe(1);
+    expect(judged.best?.hit.id).toBe(3);
+  });
+});
