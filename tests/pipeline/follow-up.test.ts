@@ -882,3 +882,57 @@ describe('a follow-up that only its resolved reading comes close to', () => {
     expect(judged.best?.hit.id).toBe(3);
   });
 });
+
+describe('an adverb that ties a follow-up to the turn before', () => {
+  it('is left out of the resolved reading: "anyway", "later" stand for what was said', () => {
+    const anyway = resolveFollowUp(
+      'And if I want to overwrite it anyway?',
+      historyOf('How do I stop redirection from overwriting existing files?'),
+    );
+    expect(anyway.kind).not.toBe('none');
+    expect(anyway.question).toBe('If I want to overwrite it?');
+    const later = resolveFollowUp('How do I undo that later?', historyOf('How do I hold a package?'));
+    expect(later.question).toBe('How do I undo that?');
+  });
+
+  it('keeps the adverb where it is not at the end of the clause ("later versions")', () => {
+    const read = resolveFollowUp('Does it work in later versions?', historyOf('How do I hold a package?'));
+    expect(read.question).toBe('Does it work in later versions?');
+  });
+
+  it('answers "and if I want to overwrite it anyway?" from the passage on the earlier topic', async () => {
+    const SHELL = `# shellish
+
+## Redirection
+
+### Protecting files
+
+Set the noclobber option to stop output redirection from overwriting existing files.
+
+The >| operator overrides noclobber: the output is written over the existing file all the same.
+
+## Prompts
+
+### Prompt strings
+
+The prompt string is shown before each command is read.
+`;
+    const services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'shellish.md', text: SHELL });
+    const knowledge = await services.model.knowledge();
+    const history: Turn[] = [];
+    const chat = (message: string) => {
+      const reply = askPipeline(knowledge, message, history);
+      history.push({ role: 'user', content: message }, { role: 'assistant', content: reply.text });
+      return reply;
+    };
+    expect(chat('How do I stop redirection from overwriting existing files?').text).toMatch(/noclobber/);
+    const next = chat('And if I want to overwrite it anyway?');
+    // "anyway" was never taught: searched, it would count against every unit, and the message
+    // would find nothing to say.
+    expect(next.kind).not.toBe('unknown');
+    expect(next.readAs).toMatch(/^If I want to overwrite it\? \(following/);
+    expect(next.text).toMatch(/noclobber/);
+    expect(next.leansOn).toBe(1);
+  });
+});

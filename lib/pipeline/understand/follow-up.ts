@@ -159,13 +159,31 @@ export function resolveFollowUp(
   };
 }
 
-function rewriteWith(
-  message: string,
-  focus: Focus,
-): Omit<FollowUp, 'lastAnswer' | 'lastQuestion' | 'leansOn' | 'focus'> & {
+type Rewritten = Omit<FollowUp, 'lastAnswer' | 'lastQuestion' | 'leansOn' | 'focus'> & {
   /** The question a pronoun leaned on, whole, where the words carried are only part of it. */
   leanedOn?: string;
-} {
+};
+
+/**
+ * A follow-up resolved against the conversation, without the adverb that ties it to the turn
+ * before ("overwrite it anyway?", "undo that later?", "what do I use instead?"): such an adverb is
+ * anaphoric as a pronoun is ("anyway" is in spite of what was said, "instead" instead of it,
+ * "later" later than it), so what it stands for is the earlier turn, which the resolved reading
+ * carries already. As a word to search it names nothing the documents say, and as a word they
+ * never use it would count against every unit that answers.
+ */
+function rewriteWith(message: string, focus: Focus): Rewritten {
+  const read = rewriteOnce(message, focus);
+  if (read.kind !== 'pronoun' && read.kind !== 'ellipsis') return read;
+  const question = read.question.replace(LINKING_ADVERB, '$1').trim();
+  return /\p{L}/u.test(question) ? { ...read, question } : read;
+}
+
+/** An adverb that links a clause to what was said before, at the end of the clause (where it modifies the whole clause). */
+const LINKING_ADVERB =
+  /[\s,]+(?:anyway|anyhow|instead|later|afterwards?|otherwise|nevertheless|nonetheless|regardless|meanwhile|besides)\b(?=\s*(?:[?.!,;]|$))([?.!]*)/giu;
+
+function rewriteOnce(message: string, focus: Focus): Rewritten {
   const text = message.trim();
   const none = { kind: 'none' as const, question: text, carried: '' };
   if (!focus.lastAnswer && !focus.lastQuestion) return none;
