@@ -936,3 +936,51 @@ The prompt string is shown before each command is read.
     expect(next.leansOn).toBe(1);
   });
 });
+
+describe('"it" in a question of another form after "how do I <verb> X?"', () => {
+  it('stands for X, not for the earlier action, unless the message names that action again', () => {
+    expect(
+      resolveFollowUp('What level does it use then?', historyOf('How do I turn on logging in the server?'))
+        .carried,
+    ).toBe('logging in the server');
+    expect(
+      resolveFollowUp('Where does it keep them?', historyOf('How do I back up the database?')).carried,
+    ).toBe('database');
+    expect(
+      resolveFollowUp('Is it turned on already?', historyOf('How do I turn on the cache?')).carried,
+    ).toBe('How do I turn on the cache?');
+  });
+
+  it('answers "what level does it use?" from the unit about the thing, not the one about turning it on', async () => {
+    const QUILL = `# quill
+
+## Logging
+
+### Turning logging on
+
+Turn on logging with the logger setting, and turn it on at the debug level to see every request.
+
+### Log levels
+
+The logger uses the info level unless another level is given.
+
+## Hooks
+
+### Turning hooks on
+
+Turn on a hook with addHook at any level of the application.
+`;
+    const services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'quill.md', text: QUILL });
+    const knowledge = await services.model.knowledge();
+    const history: Turn[] = [];
+    const chat = (message: string) => {
+      const reply = askPipeline(knowledge, message, history);
+      history.push({ role: 'user', content: message }, { role: 'assistant', content: reply.text });
+      return reply;
+    };
+    expect(chat('How do I turn on logging?').text).toMatch(/logger setting/);
+    const next = chat('What level does it use?');
+    expect(next.text).toMatch(/info level/);
+  });
+});

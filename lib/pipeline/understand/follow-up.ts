@@ -541,17 +541,19 @@ const CONJUNCTION = /^(?:and|but|also|so|or|then)\b[\s,]*$/i;
 function objectOfOtherAction(message: string, standalone: string): string | null {
   const words = wordsOfQuestion(message);
   const verb = frameOf(words);
-  if (verb < 0) return null;
+  // A message of another form ("what level does it use?", "where does it keep them?") asks
+  // something else of the same thing: its "it" is the thing, not the earlier action, unless the
+  // message names that action again ("is it turned on?" after "how do I turn on ...?").
+  // Where the earlier question leaned on one before it, what the pronoun stands for is that one's
+  // topic with what the earlier question added (antecedentOf).
+  const terms = new Set((verb >= 0 ? [words[verb]] : words).map((word) => searchTerm(plain(word))));
   const { asked, inner } = partsOf(standalone);
+  if (verb < 0 && inner) return null;
   for (const text of [asked, inner]) {
     const earlier = wordsOfQuestion(text);
     const at = frameOf(earlier);
     if (at < 0) continue;
-    if (
-      CAUSATIVES.has(plain(earlier[at])) ||
-      searchTerm(plain(earlier[at])) === searchTerm(plain(words[verb]))
-    )
-      return null;
+    if (CAUSATIVES.has(plain(earlier[at])) || terms.has(searchTerm(plain(earlier[at])))) return null;
     const object = objectOf(earlier, at);
     if (!object) continue;
     return earlier.slice(object[0]).join(' ');
@@ -712,6 +714,9 @@ function frameOf(words: readonly string[]): number {
 /** The object noun phrase of "how do I <verb> ...": the words after the verb and its determiner; null for a pronoun. */
 function objectOf(words: readonly string[], verb: number): [number, number] | null {
   let start = verb + 1;
+  // The particle of a phrasal verb may stand before its object ("turn on logging", "back up
+  // the database"): it belongs to the verb.
+  if (start < words.length - 1 && PARTICLES.has(plain(words[start]))) start++;
   while (start < words.length && DETERMINERS.has(plain(words[start]))) start++;
   const span = runFrom(words, start);
   // A causative verb ("make a script exit", "let the job run") takes an object and then a bare
@@ -724,6 +729,8 @@ function objectOf(words: readonly string[], verb: number): [number, number] | nu
 }
 
 const CAUSATIVES = new Set('make let have help'.split(' '));
+/** Particles of phrasal verbs ("turn on", "set up", "shut down"). */
+const PARTICLES = new Set('on off up down out'.split(' '));
 
 /** The content words from `start` on, as a span; null when the first is not one. */
 function runFrom(words: readonly string[], start: number): [number, number] | null {
