@@ -23,6 +23,8 @@ import {
  * `--set NAME --split` (run once, when a set is written, before any reply is seen) draws the held-out half of
  * a set whose questions have no `half` yet: 20 questions answered by the documents and half of the
  * off-corpus ones, with a fixed seed (HALVES_SEED), and writes `half` into the files.
+ * `--split` alone draws only conversation halves: per conversation file and set, for the groups
+ * none of whose conversations has a half yet (a new file, or a set new to a file).
  */
 const { values } = parseArgs({
   options: {
@@ -32,10 +34,6 @@ const { values } = parseArgs({
   },
 });
 
-if (values.split && !values.set) {
-  console.error('--split draws the halves of one new set: give --set NAME');
-  process.exit(2);
-}
 const HELD_OUT = 20;
 const corpora = corporaDir(values.corpora);
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -49,7 +47,8 @@ for (const set of loadSets()) {
   if (missing.length) console.log(`(${set.name}: not on this machine: ${missing.join(', ')})`);
   const text = documents.map(readableText).join('\n');
   const raw = documents.map((document) => document.text).join('\n');
-  if (values.split) {
+  // Question halves are drawn for one named set at a time; `--split` alone draws conversations only.
+  if (values.split && values.set) {
     split(set.name, set.questions, questions, HELD_OUT, !set.where);
     if (set.offcorpus) {
       const off = offCorpusQuestions(set, corpora);
@@ -136,8 +135,9 @@ async function checkConversations(file: string): Promise<void> {
     }
   }
   if (values.split) {
-    // Drawn once per set, when its conversations were written: only a set none of whose
-    // conversations has a half yet, so that adding a set never redraws another's halves.
+    // Drawn once per file and set, when that file's conversations on the set were written: only
+    // a group none of whose conversations has a half yet, so that a new file (or a set new to a
+    // file) gets halves of its own while every half already drawn, in this file or another, stays.
     let drawn = false;
     for (const [name, indexes] of byName) {
       if (indexes.some((c) => converse.conversations[c]!.half)) continue;

@@ -64,7 +64,15 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
     // Where neither reading reaches an answer, the reply is a closest passage either way, and the
     // message leans on the conversation (that is why it was resolved): the closest passage on the
     // earlier topic is the nearer one, not the one the message's words alone found.
-    if (resolvedJudgement.confidence.level === 'nearest' && writtenJudgement.confidence.level === 'nearest')
+    // So too where the message as written finds nothing: it is a follow-up, and what it leaves
+    // out is what the conversation was about; but not a unit the earlier answer quoted whole,
+    // which would say again what the reader has just read.
+    const { said, partly } = searches[resolvedIndex].reading;
+    if (
+      resolvedJudgement.confidence.level === 'nearest' &&
+      writtenJudgement.confidence.level !== 'answer' &&
+      (!said.includes(resolved.hit.id) || partly?.includes(resolved.hit.id))
+    )
       return resolvedJudgement;
     // The message leans on the conversation, so as written it is about the earlier topic too: a
     // unit that shares none of the earlier question's words is at most the closest passage.

@@ -837,3 +837,150 @@ describe('a message whose own words a pronoun stands for', () => {
     expect(read.question).not.toMatch(/Always/);
   });
 });
+
+describe('a follow-up that only its resolved reading comes close to', () => {
+  it('shows the closest passage on the earlier topic where the message as written finds nothing', () => {
+    // As written, the best unit covers too little of the message to be shown at all; resolved
+    // against the conversation, two units on the earlier topic cover two thirds of it.
+    const searchOf = (question: string, resolved: boolean) =>
+      ({
+        reading: {
+          question,
+          carried: resolved ? 'sheet damage' : '',
+          shape: shapeOf(question),
+          resolved,
+          prior: -1,
+          said: [],
+        },
+        query: [],
+        idf: [],
+        own: 3,
+        counted: resolved ? 5 : 3,
+        ownWeight: 3,
+        unknownWords: [],
+        unknownName: false,
+        rarest: 0,
+        hits: [],
+      }) as unknown as Parameters<typeof judge>[0][number];
+    const unit = (id: number, reading: number, rankValue: number, coverage: number) => ({
+      hit: { id, score: 1, ownScore: 1, matched: [1, 2], matchedNearby: [], matchedHeading: [] },
+      reading,
+      coverage,
+      covered: 3 * coverage,
+      hasRarest: false,
+      proximity: 0,
+      fitsWanted: false,
+      rank: rankValue,
+    });
+    const message = 'And if I want to keep it?';
+    const judged = judge(
+      [searchOf(message, false), searchOf(message, true)],
+      [unit(1, 0, 1.3, 0.2), unit(2, 0, 1.29, 0.2), unit(3, 1, 1.2, 0.66), unit(4, 1, 1.19, 0.66)],
+    );
+    expect(judged.confidence.level).toBe('nearest');
+    expect(judged.best?.reading).toBe(1);
+    expect(judged.best?.hit.id).toBe(3);
+  });
+});
+
+describe('an adverb that ties a follow-up to the turn before', () => {
+  it('is left out of the resolved reading: "anyway", "later" stand for what was said', () => {
+    const anyway = resolveFollowUp(
+      'And if I want to overwrite it anyway?',
+      historyOf('How do I stop redirection from overwriting existing files?'),
+    );
+    expect(anyway.kind).not.toBe('none');
+    expect(anyway.question).toBe('If I want to overwrite it?');
+    const later = resolveFollowUp('How do I undo that later?', historyOf('How do I hold a package?'));
+    expect(later.question).toBe('How do I undo that?');
+  });
+
+  it('keeps the adverb where it is not at the end of the clause ("later versions")', () => {
+    const read = resolveFollowUp('Does it work in later versions?', historyOf('How do I hold a package?'));
+    expect(read.question).toBe('Does it work in later versions?');
+  });
+
+  it('answers "and if I want to overwrite it anyway?" from the passage on the earlier topic', async () => {
+    const SHELL = `# shellish
+
+## Redirection
+
+### Protecting files
+
+Set the noclobber option to stop output redirection from overwriting existing files.
+
+The >| operator overrides noclobber: the output is written over the existing file all the same.
+
+## Prompts
+
+### Prompt strings
+
+The prompt string is shown before each command is read.
+`;
+    const services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'shellish.md', text: SHELL });
+    const knowledge = await services.model.knowledge();
+    const history: Turn[] = [];
+    const chat = (message: string) => {
+      const reply = askPipeline(knowledge, message, history);
+      history.push({ role: 'user', content: message }, { role: 'assistant', content: reply.text });
+      return reply;
+    };
+    expect(chat('How do I stop redirection from overwriting existing files?').text).toMatch(/noclobber/);
+    const next = chat('And if I want to overwrite it anyway?');
+    // "anyway" was never taught: searched, it would count against every unit, and the message
+    // would find nothing to say.
+    expect(next.kind).not.toBe('unknown');
+    expect(next.readAs).toMatch(/^If I want to overwrite it\? \(following/);
+    expect(next.text).toMatch(/noclobber/);
+    expect(next.leansOn).toBe(1);
+  });
+});
+
+describe('"it" in a question of another form after "how do I <verb> X?"', () => {
+  it('stands for X, not for the earlier action, unless the message names that action again', () => {
+    expect(
+      resolveFollowUp('What level does it use then?', historyOf('How do I turn on logging in the server?'))
+        .carried,
+    ).toBe('logging in the server');
+    expect(
+      resolveFollowUp('Where does it keep them?', historyOf('How do I back up the database?')).carried,
+    ).toBe('database');
+    expect(
+      resolveFollowUp('Is it turned on already?', historyOf('How do I turn on the cache?')).carried,
+    ).toBe('How do I turn on the cache?');
+  });
+
+  it('answers "what level does it use?" from the unit about the thing, not the one about turning it on', async () => {
+    const QUILL = `# quill
+
+## Logging
+
+### Turning logging on
+
+Turn on logging with the logger setting, and turn it on at the debug level to see every request.
+
+### Log levels
+
+The logger uses the info level unless another level is given.
+
+## Hooks
+
+### Turning hooks on
+
+Turn on a hook with addHook at any level of the application.
+`;
+    const services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'quill.md', text: QUILL });
+    const knowledge = await services.model.knowledge();
+    const history: Turn[] = [];
+    const chat = (message: string) => {
+      const reply = askPipeline(knowledge, message, history);
+      history.push({ role: 'user', content: message }, { role: 'assistant', content: reply.text });
+      return reply;
+    };
+    expect(chat('How do I turn on logging?').text).toMatch(/logger setting/);
+    const next = chat('What level does it use?');
+    expect(next.text).toMatch(/info level/);
+  });
+});

@@ -159,13 +159,31 @@ export function resolveFollowUp(
   };
 }
 
-function rewriteWith(
-  message: string,
-  focus: Focus,
-): Omit<FollowUp, 'lastAnswer' | 'lastQuestion' | 'leansOn' | 'focus'> & {
+type Rewritten = Omit<FollowUp, 'lastAnswer' | 'lastQuestion' | 'leansOn' | 'focus'> & {
   /** The question a pronoun leaned on, whole, where the words carried are only part of it. */
   leanedOn?: string;
-} {
+};
+
+/**
+ * A follow-up resolved against the conversation, without the adverb that ties it to the turn
+ * before ("overwrite it anyway?", "undo that later?", "what do I use instead?"): such an adverb is
+ * anaphoric as a pronoun is ("anyway" is in spite of what was said, "instead" instead of it,
+ * "later" later than it), so what it stands for is the earlier turn, which the resolved reading
+ * carries already. As a word to search it names nothing the documents say, and as a word they
+ * never use it would count against every unit that answers.
+ */
+function rewriteWith(message: string, focus: Focus): Rewritten {
+  const read = rewriteOnce(message, focus);
+  if (read.kind !== 'pronoun' && read.kind !== 'ellipsis') return read;
+  const question = read.question.replace(LINKING_ADVERB, '$1').trim();
+  return /\p{L}/u.test(question) ? { ...read, question } : read;
+}
+
+/** An adverb that links a clause to what was said before, at the end of the clause (where it modifies the whole clause). */
+const LINKING_ADVERB =
+  /[\s,]+(?:anyway|anyhow|instead|later|afterwards?|otherwise|nevertheless|nonetheless|regardless|meanwhile|besides)\b(?=\s*(?:[?.!,;]|$))([?.!]*)/giu;
+
+function rewriteOnce(message: string, focus: Focus): Rewritten {
   const text = message.trim();
   const none = { kind: 'none' as const, question: text, carried: '' };
   if (!focus.lastAnswer && !focus.lastQuestion) return none;
@@ -523,17 +541,19 @@ const CONJUNCTION = /^(?:and|but|also|so|or|then)\b[\s,]*$/i;
 function objectOfOtherAction(message: string, standalone: string): string | null {
   const words = wordsOfQuestion(message);
   const verb = frameOf(words);
-  if (verb < 0) return null;
+  // A message of another form ("what level does it use?", "where does it keep them?") asks
+  // something else of the same thing: its "it" is the thing, not the earlier action, unless the
+  // message names that action again ("is it turned on?" after "how do I turn on ...?").
+  // Where the earlier question leaned on one before it, what the pronoun stands for is that one's
+  // topic with what the earlier question added (antecedentOf).
+  const terms = new Set((verb >= 0 ? [words[verb]] : words).map((word) => searchTerm(plain(word))));
   const { asked, inner } = partsOf(standalone);
+  if (verb < 0 && inner) return null;
   for (const text of [asked, inner]) {
     const earlier = wordsOfQuestion(text);
     const at = frameOf(earlier);
     if (at < 0) continue;
-    if (
-      CAUSATIVES.has(plain(earlier[at])) ||
-      searchTerm(plain(earlier[at])) === searchTerm(plain(words[verb]))
-    )
-      return null;
+    if (CAUSATIVES.has(plain(earlier[at])) || terms.has(searchTerm(plain(earlier[at])))) return null;
     const object = objectOf(earlier, at);
     if (!object) continue;
     return earlier.slice(object[0]).join(' ');
@@ -694,6 +714,9 @@ function frameOf(words: readonly string[]): number {
 /** The object noun phrase of "how do I <verb> ...": the words after the verb and its determiner; null for a pronoun. */
 function objectOf(words: readonly string[], verb: number): [number, number] | null {
   let start = verb + 1;
+  // The particle of a phrasal verb may stand before its object ("turn on logging", "back up
+  // the database"): it belongs to the verb.
+  if (start < words.length - 1 && PARTICLES.has(plain(words[start]))) start++;
   while (start < words.length && DETERMINERS.has(plain(words[start]))) start++;
   const span = runFrom(words, start);
   // A causative verb ("make a script exit", "let the job run") takes an object and then a bare
@@ -706,6 +729,8 @@ function objectOf(words: readonly string[], verb: number): [number, number] | nu
 }
 
 const CAUSATIVES = new Set('make let have help'.split(' '));
+/** Particles of phrasal verbs ("turn on", "set up", "shut down"). */
+const PARTICLES = new Set('on off up down out'.split(' '));
 
 /** The content words from `start` on, as a span; null when the first is not one. */
 function runFrom(words: readonly string[], start: number): [number, number] | null {
