@@ -768,41 +768,51 @@ To paste a cell, press P. The cell from the register goes below the current cell
   });
 });
 
+/**
+ * What the gather stage hands the judge for a follow-up, as written or resolved (numbers stand in
+ * for a real search's), and a unit the rank stage scored, for tests of the judge alone.
+ */
+function searchOf(question: string, resolved: boolean) {
+  return {
+    reading: {
+      question,
+      carried: resolved ? 'sheet damage' : '',
+      shape: shapeOf(question),
+      resolved,
+      prior: -1,
+      said: [],
+    },
+    query: [],
+    idf: [],
+    own: 3,
+    counted: resolved ? 5 : 3,
+    ownWeight: 3,
+    unknownWords: [],
+    unknownSubject: false,
+    unknownName: false,
+    rarest: 0,
+    hits: [],
+  } as unknown as Parameters<typeof judge>[0][number];
+}
+
+function unit(id: number, reading: number, rankValue: number, coverage = 0.66) {
+  return {
+    hit: { id, score: 1, ownScore: 1, matched: [1, 2], matchedNearby: [], matchedHeading: [] },
+    reading,
+    coverage,
+    covered: 3 * coverage,
+    hasRarest: false,
+    proximity: 0,
+    fitsWanted: false,
+    rank: rankValue,
+  };
+}
+
 describe('a follow-up that neither reading answers', () => {
   it('shows the closest passage of the reading resolved against the conversation', () => {
     // Numbers stand in for the rank stage's: as written, two units cover two thirds of the message
     // without its rarest word (a paraphrase: the closest passage); resolved, the same holds of
     // two units on the earlier topic.
-    const searchOf = (question: string, resolved: boolean) =>
-      ({
-        reading: {
-          question,
-          carried: resolved ? 'sheet damage' : '',
-          shape: shapeOf(question),
-          resolved,
-          prior: -1,
-          said: [],
-        },
-        query: [],
-        idf: [],
-        own: 3,
-        counted: resolved ? 5 : 3,
-        ownWeight: 3,
-        unknownWords: [],
-        unknownName: false,
-        rarest: 0,
-        hits: [],
-      }) as unknown as Parameters<typeof judge>[0][number];
-    const unit = (id: number, reading: number, rankValue: number) => ({
-      hit: { id, score: 1, ownScore: 1, matched: [1, 2], matchedNearby: [], matchedHeading: [] },
-      reading,
-      coverage: 0.66,
-      covered: 2,
-      hasRarest: false,
-      proximity: 0,
-      fitsWanted: false,
-      rank: rankValue,
-    });
     const message = 'How do I salvage the cells if it is broken?';
     const judged = judge(
       [searchOf(message, false), searchOf(message, true)],
@@ -842,36 +852,6 @@ describe('a follow-up that only its resolved reading comes close to', () => {
   it('shows the closest passage on the earlier topic where the message as written finds nothing', () => {
     // As written, the best unit covers too little of the message to be shown at all; resolved
     // against the conversation, two units on the earlier topic cover two thirds of it.
-    const searchOf = (question: string, resolved: boolean) =>
-      ({
-        reading: {
-          question,
-          carried: resolved ? 'sheet damage' : '',
-          shape: shapeOf(question),
-          resolved,
-          prior: -1,
-          said: [],
-        },
-        query: [],
-        idf: [],
-        own: 3,
-        counted: resolved ? 5 : 3,
-        ownWeight: 3,
-        unknownWords: [],
-        unknownName: false,
-        rarest: 0,
-        hits: [],
-      }) as unknown as Parameters<typeof judge>[0][number];
-    const unit = (id: number, reading: number, rankValue: number, coverage: number) => ({
-      hit: { id, score: 1, ownScore: 1, matched: [1, 2], matchedNearby: [], matchedHeading: [] },
-      reading,
-      coverage,
-      covered: 3 * coverage,
-      hasRarest: false,
-      proximity: 0,
-      fitsWanted: false,
-      rank: rankValue,
-    });
     const message = 'And if I want to keep it?';
     const judged = judge(
       [searchOf(message, false), searchOf(message, true)],

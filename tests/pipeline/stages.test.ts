@@ -271,6 +271,7 @@ describe('judge', () => {
       counted: 3,
       ownWeight: 3,
       unknownWords: [],
+      unknownSubject: false,
       unknownName: false,
       rarest: 0,
       hits: [],
