@@ -69,7 +69,10 @@ describe('grounded replies', () => {
     const first = await ask(api, 'How do I return a widget?', { sessionId: 'follow' });
     expect(first.response).toMatch(/print the label/);
     const second = await ask(api, 'Where do I drop it?', { sessionId: 'follow' });
-    expect(second.thought).toMatch(/read as: "Where do I drop it\?" \(with "How do I return a widget\?"\)/);
+    // "it" stands for the widget, the earlier question's object, not for returning one.
+    expect(second.thought).toMatch(
+      /read as: "Where do I drop it\?" \(with "widget"\), leaning on turn 1 \("How do I return a widget\?"\)/,
+    );
     expect(second.response).toMatch(/post office/);
     expect(second.response).not.toMatch(/^Rotterdam/);
   });
