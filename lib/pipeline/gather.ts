@@ -66,10 +66,11 @@ export function gather(
     let rarest = -1;
     for (let i = 0; i < counted; i++) ownWeight += idf[i] * query[i].weight;
     for (let i = 0; i < own; i++) {
+      if (index.documentFrequency(query[i].term) === 0 || (rarest >= 0 && idf[i] <= idf[rarest])) continue;
       // An adverb of time or stance ("anyway", "instead") may be rare in the text, but it says how
-      // the asker relates the question to their situation, not what it is about.
-      if (isStanceAdverb(query[i].word)) continue;
-      if (index.documentFrequency(query[i].term) > 0 && (rarest < 0 || idf[i] > idf[rarest])) rarest = i;
+      // the asker relates the question to their situation, not what it is about. (Asked last:
+      // only a word that would be the rarest is looked up.)
+      if (!isStanceAdverb(query[i].word)) rarest = i;
     }
     const unknown = query.slice(0, own).filter((term) => index.documentFrequency(term.term) === 0);
     const hits = query.length > 0 ? index.search(query, budget.retrieve) : [];
