@@ -645,6 +645,9 @@ The suggested cache size is 2000 pages by default.
   it('reads what a thing just made gets as its default, and so does "what about X?" put in that frame', async () => {
     expect(shapeOf('What page size does a new database get?').wants).toBe('default');
     expect(shapeOf('Which shell does each new user start with?').wants).toBe('default');
+    // A plural takes no article: the frame is the same.
+    expect(shapeOf('What page size do newly created databases get?').wants).toBe('default');
+    expect(shapeOf('What mode do new windows start in?').wants).toBe('default');
     expect(shapeOf('What page size does the database use?').wants).toBe('fact');
     const services = embeddedServices({}, { random: () => 0.5 });
     await services.model.train({ format: 'markdown', name: 'quarry.md', text: PRAGMAS });

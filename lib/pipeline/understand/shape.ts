@@ -82,12 +82,13 @@ export function shapeOf(message: string): QuestionShape {
 }
 
 /**
- * "What page size does a new database get?", "which mode does each new window start in?": what a
+ * "What page size does a new database get?", "which mode does each new window start in?", "what
+ * mode do new windows start in?" (a plural takes no article): what a
  * thing just made gets before anyone sets it is, by definition, its default, so the question asks
  * for the default though it does not say the word.
  */
 const NEW_THING_GETS =
-  /^(?:what|which)\s+[a-z][a-z\s-]*?\s+(?:does|do|will|would)\s+(?:a|an|each|every|the)\s+(?:new|fresh|newly created)\s+[a-z-]+(?:\s+[a-z-]+)?\s+(?:get|have|use|start(?:\s+(?:with|in))?)\b/;
+  /^(?:what|which)\s+[a-z][a-z\s-]*?\s+(?:does|do|will|would)\s+(?:(?:a|an|each|every|the)\s+)?(?:new|fresh|newly created)\s+[a-z-]+(?:\s+[a-z-]+)?\s+(?:get|have|use|start(?:\s+(?:with|in))?)\b/;
 
 function unitWanted(lower: string, kind: AnswerKind, focus: string | null): UnitWanted {
   if (kind === 'reason') return 'reason';
