@@ -91,6 +91,8 @@ export interface PipelineReply {
 
 /** Passages an external model gets as numbered context. */
 const EXTERNAL_CONTEXT = 6;
+/** Units whose sections a don't-know reply looks at for questions near the one asked. */
+const RELATED_UNITS = 10;
 
 /**
  * The reply pipeline, stages in order, each once: understand (small talk, made-up text, the
@@ -219,7 +221,11 @@ function answerQuestion(
   if (!best || level === 'none') {
     return {
       kind: 'unknown',
-      text: unknownText(knowledge, request.unknownReply),
+      text: unknownText(
+        knowledge,
+        request.unknownReply,
+        ranked.slice(0, RELATED_UNITS).map((item) => item.hit.id),
+      ),
       sources: [],
       context: contextOf(passages, ranked, []),
       confidence: judged.confidence,

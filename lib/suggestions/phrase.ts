@@ -37,6 +37,18 @@ export function questionFromHeading(heading: string, isName: IsName = () => fals
     .replace(/[:.;,]+$/, '')
     .trim();
   if (clean.length === 0 || clean.length > LONGEST_HEADING) return undefined;
+  // A heading set in capitals ("DIFF FORMATTING", as manual pages set theirs) is typography: its
+  // words are asked about as the text writes them, names with their capital.
+  if (/\p{Lu}.*\s/u.test(clean) && clean === clean.toUpperCase()) {
+    return questionFromHeading(
+      clean
+        .split(' ')
+        .map((word) => word.toLowerCase())
+        .map((word) => (isName(word) ? `${word[0]!.toUpperCase()}${word.slice(1)}` : word))
+        .join(' '),
+      isName,
+    );
+  }
   if (/[()[\]{}<>/=`_|\\#*$@]/.test(clean) || GENERIC_HEADING.test(clean)) return undefined;
   const words = clean.split(' ');
   if (words.length < 2 || !words.every((word) => /\p{L}/u.test(word))) return undefined;

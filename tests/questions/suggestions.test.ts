@@ -40,6 +40,9 @@ describe('questions from headings', () => {
     ['What is a session?', 'What is a session?'],
     ['5.Extended Result Code List', 'What is the extended Result Code List?'],
     ['1.7. Covering Indexes', 'What are the covering Indexes?'],
+    // Set in capitals, as manual pages set their section titles.
+    ['DIFF FORMATTING', 'What is the diff formatting?'],
+    ['SPLITTING COMMITS', 'How do I split commits?'],
   ])('phrases "%s" as "%s"', (heading, question) => {
     expect(questionFromHeading(heading)).toBe(question);
   });
@@ -125,6 +128,19 @@ describe('what a visitor reads when the documents do not answer', () => {
       expect(body.response).not.toMatch(/\/api\/|npm run|Tell me about|POST /);
       expect(body.response).toContain('"What are the opening hours?"');
     }
+  });
+
+  it('offers first the questions about the sections nearest to what was asked', async () => {
+    const services = await museum();
+    const chat = endpoint(chatHandlers(() => services));
+    const body = await (
+      await chat.fetch(
+        postJson('http://127.0.0.1/api/chat', { message: 'Can I buy Eurostar tickets at the museum?' }),
+      )
+    ).json();
+    expect(body.confidence.level).toBe('none');
+    // The ticket section is nearest: its question comes before the largest sections' ones.
+    expect(body.response).toMatch(/You could ask: "[^"]*tickets online\?"/);
   });
 
   it('uses UNKNOWN_REPLY with its {suggestions}', async () => {
