@@ -64,7 +64,9 @@ export function questionFromHeading(heading: string, isName: IsName = () => fals
   // An action ("Reset your password", "Installing the CLI", "Getting started") is asked as
   // "How do I …?"; a word that is also a noun counts as an action only when an object follows.
   const takesObject = OBJECT_START.test(next) || /^\p{Ll}+ed$/u.test(next) || isName(next);
-  if (/^[a-z]+ing$/.test(lower) && (takesObject || !hasSense('noun', lower))) {
+  // A gerund before two or more words heads a verb phrase ("Buying tickets online"); a compound
+  // noun made with one is two words ("Opening hours").
+  if (/^[a-z]+ing$/.test(lower) && (takesObject || rest.length >= 2 || !hasSense('noun', lower))) {
     const base = baseOfGerund(lower);
     if (base) return `How do I ${base} ${tail}?`;
   }
