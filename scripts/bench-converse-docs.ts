@@ -1,5 +1,5 @@
-import { type BenchClient, type BenchReply, type BenchTurn, benchClient, mentions } from './bench-chat.js';
-import { HIT_WORDS } from './bench-qa-core.js';
+import { type BenchClient, type BenchReply, type BenchTurn, benchClient } from './bench-chat.js';
+import { HIT_WORDS, replyMentions } from './bench-qa-core.js';
 import { benchServices } from './bench-services.js';
 import {
   type ConverseConversation,
@@ -121,21 +121,21 @@ export async function runConversations(
           kind,
           q: turn.q,
           reply: reply.text,
-          hit: acceptable.length > 0 && mentions(reply.text, acceptable, HIT_WORDS),
+          hit: acceptable.length > 0 && replyMentions(reply, acceptable, HIT_WORDS),
           ...(reply.thought && i > 0 ? { thought: reply.thought } : {}),
         };
         if (kind === 'follow-up') {
           const written = await fresh(path, turn.std!);
           const bare = await fresh(path, turn.q);
-          result.written = { reply: written.text, hit: mentions(written.text, acceptable, HIT_WORDS) };
+          result.written = { reply: written.text, hit: replyMentions(written, acceptable, HIT_WORDS) };
           result.bare = {
             reply: bare.text,
-            hit: mentions(bare.text, acceptable, HIT_WORDS),
+            hit: replyMentions(bare, acceptable, HIT_WORDS),
             same: same(reply.text, bare.text),
           };
         } else if (kind === 'self-contained') {
           const alone = await fresh(path, turn.q);
-          result.fresh = { reply: alone.text, hit: mentions(alone.text, acceptable, HIT_WORDS) };
+          result.fresh = { reply: alone.text, hit: replyMentions(alone, acceptable, HIT_WORDS) };
         } else if (kind === 'social') {
           // Variant B's JSON has no sources today: there only the document text gives a citing reply away.
           const misfit = !new RegExp(turn.ok ?? '.', 'i').test(reply.text)

@@ -7,7 +7,6 @@ import {
   type BenchTurn,
   benchClient,
   corporaDir,
-  mentions,
   oneLine,
   rate,
   readBenchFile,
@@ -20,6 +19,7 @@ import {
   type TurnResult,
   trainedClient,
 } from './bench-converse-docs.js';
+import { replyMentions } from './bench-qa-core.js';
 import { benchServices } from './bench-services.js';
 import {
   type ConverseConversation,
@@ -217,19 +217,19 @@ for (const [name, set] of sets) {
       log(`  ${turn.q}${turn.std ? `   (written out: ${turn.std})` : ''}   [${turn.a.join(', ')}]`);
       for (const path of PATHS) {
         const reply = await next[path]!(turn.q);
-        const hit = mentions(reply.text, turn.a, HIT_WORDS);
+        const hit = replyMentions(reply, turn.a, HIT_WORDS);
         if (!turn.std && hit) counts[path]!.first++;
         if (turn.std && hit) counts[path]!.follow++;
         log(`    ${path} ${hit ? 'hit ' : 'miss'} ${oneLine(reply.text)}`);
         if (path === 'A' && reply.thought && i > 0) log(`         thought: ${oneLine(reply.thought, 160)}`);
         if (turn.std) {
           const written = await ask(client, path, turn.std);
-          const stdHit = mentions(written.text, turn.a, HIT_WORDS);
+          const stdHit = replyMentions(written, turn.a, HIT_WORDS);
           if (stdHit) counts[path]!.std++;
           log(`    ${path} ${stdHit ? 'hit ' : 'miss'} (written out) ${oneLine(written.text)}`);
           // The follow-up alone in a fresh session: the conversation's reply equal to it means the history went unused.
           const bare = await ask(client, path, turn.q);
-          const bareHit = mentions(bare.text, turn.a, HIT_WORDS);
+          const bareHit = replyMentions(bare, turn.a, HIT_WORDS);
           const same = bare.text.replace(/\s+/g, ' ').trim() === reply.text.replace(/\s+/g, ' ').trim();
           if (bareHit) counts[path]!.bare++;
           if (same) counts[path]!.same++;

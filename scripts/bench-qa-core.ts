@@ -88,13 +88,18 @@ export function citesSources(reply: BenchReply): boolean {
   return levelOf(reply) !== 'none';
 }
 
+/** Whether a reply holds an acceptable answer in its first `words` words: a don't-know reply never does, though a question it offers may name the answer. */
+export function replyMentions(reply: BenchReply, acceptable: readonly string[], words: number): boolean {
+  return levelOf(reply) !== 'none' && mentions(reply.text, acceptable, words);
+}
+
 export function judge(reply: BenchReply, acceptable: readonly string[]): Judged {
-  const hit = mentions(reply.text, acceptable, HIT_WORDS);
   const level = levelOf(reply);
+  const hit = replyMentions(reply, acceptable, HIT_WORDS);
   const cited = citesSources(reply);
   return {
     hit,
-    lead: mentions(reply.text, acceptable, LEAD_WORDS),
+    lead: replyMentions(reply, acceptable, LEAD_WORDS),
     level,
     cited,
     wrongCited: level === 'answer' && cited && !hit,
