@@ -260,7 +260,13 @@ function rewriteOnce(message: string, focus: Focus): Rewritten {
   // question's topic: its words carry over ("How do I undo it?" keeps what "it" was).
   if (replaced) return { kind: 'pronoun', question: capitalise(question), carried: '' };
   if (pointsBack(question)) {
-    const personal = PERSONAL_PRONOUN.test(own.replace(DUMMY_IT, ' ')) && !DEMONSTRATIVE_WORD.test(own);
+    // "What if …?" puts a condition on what was just asked: its main clause is left out because it
+    // is the question before ("what if it isn't merged yet?" after "how do I delete one?" asks how
+    // to delete it then), so that question carries whole, its verb too, as for a demonstrative.
+    const personal =
+      PERSONAL_PRONOUN.test(own.replace(DUMMY_IT, ' ')) &&
+      !DEMONSTRATIVE_WORD.test(own) &&
+      !CONDITIONAL.test(own);
     const name = personal && IT.test(own.replace(DUMMY_IT, ' ')) ? answerName(focus) : null;
     return {
       kind: 'pronoun',
@@ -663,6 +669,9 @@ const SUBJECT_PRONOUNS = new Set('i we you it they he she'.split(' '));
 /** Pronouns that stand for things said before (a demonstrative may stand for an action too). */
 const PERSONAL_PRONOUN = /\b(?:it|its|they|them|their)\b/i;
 const DEMONSTRATIVE_WORD = /\b(?:that|this|these|those)\b/i;
+
+/** A question that is only a condition ("what if …?", "what happens if …?"): its main clause is the question before. */
+const CONDITIONAL = /^\s*what\s+(?:happens\s+)?if\b/i;
 
 /** "A? (B)": the question asked last and the one it leaned on. */
 function partsOf(standalone: string): { asked: string; inner: string } {
