@@ -68,22 +68,25 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
     // out is what the conversation was about; but not a unit the earlier answer quoted whole,
     // which would say again what the reader has just read.
     const { said, partly } = searches[resolvedIndex].reading;
-    if (
-      resolvedJudgement.confidence.level === 'nearest' &&
-      writtenJudgement.confidence.level !== 'answer' &&
-      (!said.includes(resolved.hit.id) || partly?.includes(resolved.hit.id))
-    )
-      return resolvedJudgement;
     // The message leans on the conversation, so as written it is about the earlier topic too: a
     // unit that shares none of the earlier question's words is at most the closest passage.
     const search = searches[resolvedIndex];
     const same =
       asWritten && ranked.find((item) => item.reading === resolvedIndex && item.hit.id === asWritten.hit.id);
-    if (
+    const offTopic =
       writtenJudgement.confidence.level === 'answer' &&
       search.counted > search.own &&
-      !(same && keepsTopic(search, same.hit))
-    ) {
+      !(same && keepsTopic(search, same.hit));
+    // A written reading's answer that is off the earlier topic is only a closest passage too, and
+    // then the resolved reading's, on that topic, is the nearer one, as where neither answers.
+    if (
+      resolvedJudgement.confidence.level === 'nearest' &&
+      (writtenJudgement.confidence.level !== 'answer' ||
+        (offTopic && resolved.hit.id !== asWritten?.hit.id)) &&
+      (!said.includes(resolved.hit.id) || partly?.includes(resolved.hit.id))
+    )
+      return resolvedJudgement;
+    if (offTopic) {
       return {
         ...writtenJudgement,
         confidence: { ...writtenJudgement.confidence, level: 'nearest' },

@@ -73,3 +73,65 @@ describe('"what if …?" after a question that leaned back', () => {
     expect(reply.text).toMatch(/^- `?--force`?: delete a local branch that is not merged yet/);
   });
 });
+
+/**
+ * A tool whose safety checks are off by default and are turned on with a setting, and a display
+ * section where "turn on" is written out: the words "turn … on" alone find the wrong section.
+ */
+const CHECKS = `# lamplight
+
+## Safety checks
+
+### Checks are off by default
+
+Lamplight has parsed safety checks for a long time, but enforcing them came later. To keep old projects working, safety checks are turned off by default.
+
+Projects can activate {what} at start-up with the setting guard=on in the project file.
+
+### Writing a check
+
+A safety check is a rule the project file names. Lamplight runs every safety check before a build.
+
+## Display
+
+### Line numbers
+
+Turn on line numbers with the numbers command. Turn them off with nonumbers.
+`;
+
+describe('a phrasal verb read with its particle', () => {
+  it('does not answer "how do I turn them on?" with the passage that says they are turned off', async () => {
+    const chat = await sessionOn('lamplight.md', CHECKS.replace('{what}', 'their enforcement'));
+    expect(chat('Are safety checks enforced out of the box?').text).toMatch(/turned off by default/);
+    const reply = chat('How do I turn them on?');
+    expect(reply.readAs).toBeDefined();
+    // "turned off" holds the search word "turn": without the particle read, the quoted unit came first again.
+    expect(reply.text).toMatch(/^Projects can activate their enforcement/);
+  });
+
+  it('shows the closest passage on the earlier topic, not an answer about something else that says "turn on"', async () => {
+    const chat = await sessionOn('lamplight.md', CHECKS.replace('{what}', 'them'));
+    chat('Are safety checks enforced out of the box?');
+    const reply = chat('How do I turn them on?');
+    expect(reply.confidence.level).toBe('nearest');
+    expect(reply.text).toMatch(/guard=on/);
+    expect(reply.text).not.toMatch(/line numbers/);
+  });
+});
+
+describe('"show me an example"', () => {
+  it('asks the earlier question again as it was read: its own words, and the ones it carried', () => {
+    const history = [...historyOf('Are safety checks enforced out of the box?', 'How do I turn them on?')];
+    const read = resolveFollowUp('Show me an example.', history);
+    expect(read.kind).toBe('example');
+    expect(read.question).toBe('How do I turn them on?');
+    expect(read.carried).toBe('Are safety checks enforced out of the box?');
+  });
+
+  it('answers from the passage on turning them on, not from the one the conversation started with', async () => {
+    const chat = await sessionOn('lamplight.md', CHECKS.replace('{what}', 'their enforcement'));
+    chat('Are safety checks enforced out of the box?');
+    chat('How do I turn them on?');
+    expect(chat('Show me an example.').text).toMatch(/^Projects can activate their enforcement/);
+  });
+});

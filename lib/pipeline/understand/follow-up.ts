@@ -190,8 +190,12 @@ function rewriteOnce(message: string, focus: Focus): Rewritten {
   if (MORE.test(text) && focus.lastAnswer) return { kind: 'more', question: text, carried: '' };
   if (WHY.test(text) && focus.lastAnswer) return { kind: 'why', question: text, carried: '' };
   // "An example" asks the earlier question again, for the example that shows it.
-  if (EXAMPLE.test(text) && focus.lastAnswer)
-    return { kind: 'example', question: focus.lastQuestion, carried: '' };
+  // It is asked as it was read: a question that leaned on one before it ("how do I turn them on?
+  // (are foreign keys enforced …?)") with that one's words carried, not all of them its own.
+  if (EXAMPLE.test(text) && focus.lastAnswer) {
+    const { asked, inner } = partsOf(focus.lastQuestion);
+    return { kind: 'example', question: asked, carried: inner };
+  }
 
   const opening = ELLIPSIS_START.exec(text)?.[0] ?? '';
   const rest = text.slice(opening.length).trim();
