@@ -135,3 +135,26 @@ describe('"show me an example"', () => {
     expect(chat('Show me an example.').text).toMatch(/^Projects can activate their enforcement/);
   });
 });
+
+describe('what a reply writes as code', () => {
+  it('is never what "them" stands for, nor is a placeholder of a syntax', () => {
+    const history: Turn[] = [
+      { role: 'user', content: 'How do I stash my changes together with new files?' },
+      {
+        role: 'assistant',
+        content:
+          '- color.decorate.<slot> sets a color for the log. `<slot>` is one of `branch`, `remoteBranch` or `HEAD`. [1]',
+      },
+    ];
+    const read = resolveFollowUp('And how do I get them back later?', history);
+    expect(read.kind).toBe('pronoun');
+    expect(read.question).toBe('How do I get them back?');
+    expect(read.carried).toMatch(/changes together with new files/);
+    // A name the reply writes as a word is still one: "Who brought her up?" reads her as Esther.
+    const people: Turn[] = [
+      { role: 'user', content: 'Who did the king love above all the women?' },
+      { role: 'assistant', content: 'Esther. And the king loved Esther above all the women. [1]' },
+    ];
+    expect(resolveFollowUp('Who brought her up?', people).question).toBe('Who brought Esther up?');
+  });
+});
