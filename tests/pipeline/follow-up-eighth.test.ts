@@ -158,3 +158,43 @@ describe('what a reply writes as code', () => {
     expect(resolveFollowUp('Who brought her up?', people).question).toBe('Who brought Esther up?');
   });
 });
+
+/** A line editor's history search, one key for each direction. */
+const HISTORY = `# quill
+
+## History
+
+### Searching the history
+
+To search backward through the history as you type, press Ctrl-R.
+
+To search forward through the history, press Ctrl-S.
+
+### Saving the history
+
+The history is saved to a file when the editor exits.
+`;
+
+describe('"the other way round?"', () => {
+  it('is the question before with its direction word reversed, its carried words kept', () => {
+    const read = resolveFollowUp(
+      'And the other way round?',
+      historyOf('How do I search backward through the history as I type?'),
+    );
+    expect(read.kind).toBe('ellipsis');
+    expect(read.question).toBe('How do I search forward through the history as I type?');
+    expect(read.carried).toBe('');
+    // Without a direction word in the question before, it leans on it as any fragment does.
+    expect(
+      resolveFollowUp('The other way round?', historyOf('How do I save the history?')).question,
+    ).not.toMatch(/forward|backward/);
+  });
+
+  it('answers with the key for the other direction', async () => {
+    const chat = await sessionOn('quill.md', HISTORY);
+    expect(chat('How do I search backward through the history as I type?').text).toMatch(/Ctrl-R/);
+    expect(chat('And the other way round?').text).toMatch(
+      /^To search forward through the history, press Ctrl-S/,
+    );
+  });
+});
