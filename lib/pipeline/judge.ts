@@ -61,29 +61,31 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
       resolved.hit.id === asWritten.hit.id ||
       resolved.covered > asWritten.covered * (1 + RESOLVED_MARGIN);
     if (resolvedJudgement.confidence.level === 'answer' && stronger) return resolvedJudgement;
-    // Where neither reading reaches an answer, the reply is a closest passage either way, and the
-    // message leans on the conversation (that is why it was resolved): the closest passage on the
-    // earlier topic is the nearer one, not the one the message's words alone found.
-    // So too where the message as written finds nothing: it is a follow-up, and what it leaves
-    // out is what the conversation was about; but not a unit the earlier answer quoted whole,
-    // which would say again what the reader has just read.
     const { said, partly } = searches[resolvedIndex].reading;
-    if (
-      resolvedJudgement.confidence.level === 'nearest' &&
-      writtenJudgement.confidence.level !== 'answer' &&
-      (!said.includes(resolved.hit.id) || partly?.includes(resolved.hit.id))
-    )
-      return resolvedJudgement;
     // The message leans on the conversation, so as written it is about the earlier topic too: a
     // unit that shares none of the earlier question's words is at most the closest passage.
     const search = searches[resolvedIndex];
     const same =
       asWritten && ranked.find((item) => item.reading === resolvedIndex && item.hit.id === asWritten.hit.id);
-    if (
+    const offTopic =
       writtenJudgement.confidence.level === 'answer' &&
       search.counted > search.own &&
-      !(same && keepsTopic(search, same.hit))
-    ) {
+      !(same && keepsTopic(search, same.hit));
+    // Where neither reading reaches an answer, the reply is a closest passage either way, and the
+    // message leans on the conversation (that is why it was resolved): the closest passage on the
+    // earlier topic is the nearer one, not the one the message's words alone found.
+    // So too where the message as written finds nothing: it is a follow-up, and what it leaves
+    // out is what the conversation was about; and where its answer is off the earlier topic (so
+    // only a closest passage too) and the resolved reading chose another unit. But not a unit the
+    // earlier answer quoted whole, which would say again what the reader has just read.
+    if (
+      resolvedJudgement.confidence.level === 'nearest' &&
+      (writtenJudgement.confidence.level !== 'answer' ||
+        (offTopic && resolved.hit.id !== asWritten?.hit.id)) &&
+      (!said.includes(resolved.hit.id) || partly?.includes(resolved.hit.id))
+    )
+      return resolvedJudgement;
+    if (offTopic) {
       return {
         ...writtenJudgement,
         confidence: { ...writtenJudgement.confidence, level: 'nearest' },

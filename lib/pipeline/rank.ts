@@ -5,6 +5,7 @@ import {
   BM25_SHARE,
   NAMED_BONUS,
   NEARBY_SHARE,
+  OPPOSITE_STATE_PENALTY,
   OWN_HEADING_BONUS,
   PRIOR_DOCUMENT_BONUS,
   PRIOR_SECTION_BONUS,
@@ -185,6 +186,14 @@ function judgeHit(
   const title = section.file ? titleOf(section.file) : 0;
   const ownHeading = rarest >= 0 && innermostHeadingHolds(index, hit.id, query[rarest].term);
   const { prior, said, partly } = search.reading;
+  // A phrasal verb is read with its particle ("turn on" and "turn off" are antonyms): in a
+  // follow-up about turning a thing on, a unit that holds the verb only with the opposite particle
+  // ("enforcement is turned off by default", most likely what the conversation has just said)
+  // holds the search word "turn" but says the opposite state, not how to reach the one asked.
+  const opposite =
+    search.reading.resolved &&
+    rarest >= 0 &&
+    oppositeParticle(search.reading.question, query[rarest].word, text);
   // A follow-up asks for something the earlier answer did not give: the units it quoted (every
   // one, not only the first) are the one place the answer is not, while the first one's section
   // and document are where to look next.
@@ -199,7 +208,7 @@ function judgeHit(
     prior < 0 || !hit.matched.some((i) => i < search.own)
       ? 0
       : said.includes(hit.id)
-        ? (rarest >= 0 && hit.matched.includes(rarest)) || partly?.includes(hit.id)
+        ? (rarest >= 0 && hit.matched.includes(rarest) && !opposite) || partly?.includes(hit.id)
           ? 0
           : -REPEAT_PENALTY
         : index.sectionIdOf(prior) === index.sectionIdOf(hit.id)
@@ -224,8 +233,46 @@ function judgeHit(
       (fitsWanted ? UNIT_KIND_BONUS : 0) +
       TITLE_BONUS * title +
       (ownHeading ? OWN_HEADING_BONUS : 0) +
-      priorBonus,
+      priorBonus -
+      (opposite ? OPPOSITE_STATE_PENALTY : 0),
   };
+}
+
+/**
+ * Whether a text holds the message's phrasal verb only with the opposite particle: "turned off"
+ * for "how do I turn them on?". The particle is part of such a verb's meaning ("turn on" and "turn
+ * off" are antonyms), so a passage that says the thing is turned off does not hold what a
+ * question about turning it on asks, though the search word "turn" matches. Only the first
+ * particle the question gives its verb counts, within two words of it ("turn them on").
+ */
+function oppositeParticle(question: string, verb: string, text: string): boolean {
+  const particle = (source: string) =>
+    [
+      ...source.matchAll(
+        new RegExp(
+          `\\b${escapeRegExp(verb)}\\p{L}*((?:\\s+[\\p{L}'’]+){0,2}?)\\s+(on|off|up|down|in|out)\\b`,
+          'giu',
+        ),
+      ),
+    ].map((match) => match[2].toLowerCase());
+  const asked = particle(question)[0];
+  const opposite = asked && OPPOSITE_PARTICLES[asked];
+  if (!opposite) return false;
+  const found = particle(text);
+  return found.length > 0 && found.every((each) => each === opposite);
+}
+
+const OPPOSITE_PARTICLES: Record<string, string | undefined> = {
+  on: 'off',
+  off: 'on',
+  up: 'down',
+  down: 'up',
+  in: 'out',
+  out: 'in',
+};
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

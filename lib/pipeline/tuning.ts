@@ -131,3 +131,12 @@ export const ANSWER_SCORE = 0.6;
 export const RESOLVED_ANSWER_SCORE = 0.5;
 /** Least score for "the closest I found". */
 export const NEAREST_SCORE = 0.3;
+
+// --- Follow-ups (converse8) ---
+/**
+ * How far a unit of a follow-up's resolved reading is pushed down when it holds the message's
+ * phrasal verb only with the opposite particle ("turned off" for "how do I turn them on?"): as
+ * far as a repeat of what was already quoted (REPEAT_PENALTY), for it says the state the
+ * conversation started from.
+ */
+export const OPPOSITE_STATE_PENALTY = 0.3;

@@ -43,6 +43,12 @@ const INNER_NAME =
 /** Capitalised words that are interjections or the pronoun "I", never a name. */
 const NOT_NAMES = new Set(['i', 'ok', 'yes', 'no']);
 
+/** Text written as code. */
+const CODE_SPAN = /`([^`\s]{2,40})`/g;
+
+/** A metavariable in angle brackets: `<slot>`, `<branch-name>`. */
+const PLACEHOLDER = /^<[^<>]+>$/;
+
 /** A fresh focus (no conversation yet). */
 export function emptyFocus(): Focus {
   return { entities: [], lastQuestion: '', lastAnswer: '' };
@@ -105,9 +111,12 @@ export function noteAnswer(
     '[1]',
   )[0];
   const names = namesIn(quoted).filter((name) => !isCommon(name));
+  // What a reply writes as code (`remoteBranch`, `onSend`) is an identifier: a thing, never the
+  // person a "he", "she" or "them" stands for.
+  const code = new Set([...quoted.matchAll(CODE_SPAN)].map((match) => match[1]));
   for (const name of names.slice(0, REPLY_NAMES)) {
     if (!asked.includes(name.toLowerCase()))
-      add(focus, name, 'unknown', REPLY_NAME_WEIGHT, genderIn(quoted, name));
+      add(focus, name, code.has(name) ? 'thing' : 'unknown', REPLY_NAME_WEIGHT, genderIn(quoted, name));
   }
 }
 
@@ -142,6 +151,9 @@ export function namesIn(text: string): string[] {
   for (const match of text.replace(/\[\d+\]/g, '').matchAll(INNER_NAME)) {
     const name = (match[1] ?? match[2]).replace(/['’]s$/u, '');
     if (NOT_NAMES.has(name.toLowerCase()) || STOP_WORDS.has(name.toLowerCase())) continue;
+    // A placeholder of the syntax a text describes (`<slot>`, `<name>`) stands for whatever the
+    // reader puts in its place, not for something the conversation is about.
+    if (PLACEHOLDER.test(name)) continue;
     if (!names.includes(name)) names.push(name);
   }
   return names;

@@ -190,8 +190,12 @@ function rewriteOnce(message: string, focus: Focus): Rewritten {
   if (MORE.test(text) && focus.lastAnswer) return { kind: 'more', question: text, carried: '' };
   if (WHY.test(text) && focus.lastAnswer) return { kind: 'why', question: text, carried: '' };
   // "An example" asks the earlier question again, for the example that shows it.
-  if (EXAMPLE.test(text) && focus.lastAnswer)
-    return { kind: 'example', question: focus.lastQuestion, carried: '' };
+  // It is asked as it was read: a question that leaned on one before it ("how do I turn them on?
+  // (are foreign keys enforced …?)") with that one's words carried, not all of them its own.
+  if (EXAMPLE.test(text) && focus.lastAnswer) {
+    const { asked, inner } = partsOf(focus.lastQuestion);
+    return { kind: 'example', question: asked, carried: inner };
+  }
 
   const opening = ELLIPSIS_START.exec(text)?.[0] ?? '';
   const rest = text.slice(opening.length).trim();
@@ -243,6 +247,9 @@ function rewriteOnce(message: string, focus: Focus): Rewritten {
   }
   if (ellipsis || isFragment(question)) {
     const previous = focus.lastQuestion;
+    // "The other way round" reverses the direction the question before asked about.
+    const reversed = REVERSAL.test(question) ? reversedQuestion(previous) : null;
+    if (reversed) return { kind: 'ellipsis', ...reversed };
     // "What about X?" is the earlier question asked of X instead of its topic.
     const instead = ellipsis && !replaced && isFragment(question) ? substituted(previous, question) : null;
     if (instead) return { kind: 'ellipsis', question: instead, carried: '' };
@@ -260,7 +267,13 @@ function rewriteOnce(message: string, focus: Focus): Rewritten {
   // question's topic: its words carry over ("How do I undo it?" keeps what "it" was).
   if (replaced) return { kind: 'pronoun', question: capitalise(question), carried: '' };
   if (pointsBack(question)) {
-    const personal = PERSONAL_PRONOUN.test(own.replace(DUMMY_IT, ' ')) && !DEMONSTRATIVE_WORD.test(own);
+    // "What if …?" puts a condition on what was just asked: its main clause is left out because it
+    // is the question before ("what if it isn't merged yet?" after "how do I delete one?" asks how
+    // to delete it then), so that question carries whole, its verb too, as for a demonstrative.
+    const personal =
+      PERSONAL_PRONOUN.test(own.replace(DUMMY_IT, ' ')) &&
+      !DEMONSTRATIVE_WORD.test(own) &&
+      !CONDITIONAL.test(own);
     const name = personal && IT.test(own.replace(DUMMY_IT, ' ')) ? answerName(focus) : null;
     return {
       kind: 'pronoun',
@@ -663,6 +676,51 @@ const SUBJECT_PRONOUNS = new Set('i we you it they he she'.split(' '));
 /** Pronouns that stand for things said before (a demonstrative may stand for an action too). */
 const PERSONAL_PRONOUN = /\b(?:it|its|they|them|their)\b/i;
 const DEMONSTRATIVE_WORD = /\b(?:that|this|these|those)\b/i;
+
+/**
+ * "(And) the other way round?", "the opposite direction?": the question before with its direction
+ * reversed. English says direction with a closed set of antonym pairs ("backward" / "forward",
+ * "up" / "down"), so the reversal is the earlier question with its direction word swapped for
+ * the other of its pair ("how do I search backward through the history?" -> "… forward …"); the
+ * words the earlier question carried stay carried. Null where it names no direction.
+ */
+function reversedQuestion(previous: string): { question: string; carried: string } | null {
+  const { asked, inner } = partsOf(previous);
+  const words = asked.split(/(\s+)/);
+  for (const [at, word] of words.entries()) {
+    const bare = plain(word);
+    const other = DIRECTION_ANTONYMS.get(bare);
+    if (!other) continue;
+    words[at] = word.replace(new RegExp(bare, 'i'), other);
+    return { question: words.join(''), carried: inner };
+  }
+  return null;
+}
+
+/** A fragment that asks for the reverse of what was asked. */
+const REVERSAL =
+  /^(?:the\s+)?(?:other\s+way(?:\s+(?:round|around))?|opposite\s+(?:way|direction)|reverse(?:\s+direction)?)[\s?.!]*$/i;
+
+const DIRECTION_ANTONYMS = new Map(
+  [
+    ['backward', 'forward'],
+    ['backwards', 'forwards'],
+    ['up', 'down'],
+    ['upward', 'downward'],
+    ['upwards', 'downwards'],
+    ['left', 'right'],
+    ['before', 'after'],
+    ['previous', 'next'],
+    ['older', 'newer'],
+    ['first', 'last'],
+  ].flatMap(([one, other]) => [
+    [one, other],
+    [other, one],
+  ]),
+);
+
+/** A question that is only a condition ("what if …?", "what happens if …?"): its main clause is the question before. */
+const CONDITIONAL = /^\s*what\s+(?:happens\s+)?if\b/i;
 
 /** "A? (B)": the question asked last and the one it leaned on. */
 function partsOf(standalone: string): { asked: string; inner: string } {
