@@ -1,4 +1,5 @@
 import { type PassageHit, type PassageIndex, searchTerm, termsOf } from '../retrieval/index.js';
+import { escapeRegExp } from '../text/index.js';
 import { keepsTopic, type ReadingSearch } from './gather.js';
 import {
   ANSWER_COVERAGE,
@@ -270,10 +271,6 @@ const OPPOSITE_PARTICLES: Record<string, string | undefined> = {
   in: 'out',
   out: 'in',
 };
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /**
  * How close together the question's words stand in a text: over the shortest stretch of words
