@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
 import type { Turn } from '../../lib/sessions/index.js';
-import { askPipeline } from '../support/pipeline.js';
+import { askPipeline, historyOf } from '../support/pipeline.js';
 import { embeddedServices } from '../support/services.js';
-
-/** A conversation whose replies each quote a passage (the focus takes only those). */
-function historyOf(...questions: string[]): Turn[] {
-  return questions.flatMap((question) => [
-    { role: 'user' as const, content: question },
-    { role: 'assistant' as const, content: 'The manual says so. [1]' },
-  ]);
-}
 
 /** A session on a small document trained in the test: each message is asked with the replies so far. */
 async function sessionOn(name: string, text: string) {

@@ -9,7 +9,7 @@ import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
 import type { Reading } from '../../lib/pipeline/understand/index.js';
 import { shapeOf } from '../../lib/pipeline/understand/shape.js';
 import type { Turn } from '../../lib/sessions/index.js';
-import { askPipeline } from '../support/pipeline.js';
+import { askPipeline, historyOf } from '../support/pipeline.js';
 import { embeddedServices } from '../support/services.js';
 
 /** A small manual written as server documentation is: settings with their defaults, how-tos. */
@@ -42,14 +42,6 @@ function exchange(question: string, answer: string): Turn[] {
     { role: 'user', content: question },
     { role: 'assistant', content: answer },
   ];
-}
-
-/** A conversation whose replies each quote a passage (the focus takes only those). */
-function historyOf(...questions: string[]): Turn[] {
-  return questions.flatMap((question) => [
-    { role: 'user' as const, content: question },
-    { role: 'assistant' as const, content: 'The manual says so. [1]' },
-  ]);
 }
 
 describe('"what about X?" and "and X?": the earlier question with X in its place', () => {

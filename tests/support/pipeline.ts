@@ -14,3 +14,11 @@ export function askPipeline(knowledge: Knowledge, message: string, history: read
     random: () => 0.5,
   });
 }
+
+/** A conversation whose replies each quote a passage (the focus takes only those). */
+export function historyOf(...questions: string[]): Turn[] {
+  return questions.flatMap((question) => [
+    { role: 'user' as const, content: question },
+    { role: 'assistant' as const, content: 'The manual says so. [1]' },
+  ]);
+}
