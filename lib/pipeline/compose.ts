@@ -1,6 +1,5 @@
-import { usuallyCapitalised } from '../lm/index.js';
 import {
-  questionFromHeading,
+  questionsNear,
   suggestedQuestions,
   UNKNOWN_REPLY_SUGGESTIONS,
   unknownReplyText,
@@ -32,64 +31,16 @@ export function nearestText(extracted: Extracted): string {
  * three questions they do answer (`template` is UNKNOWN_REPLY).
  */
 export function unknownText(knowledge: Knowledge, template?: string, near: readonly number[] = []): string {
-  const related = relatedQuestions(knowledge, near);
+  // The sections the search came nearest to, best first: their questions come before the
+  // largest sections' (lib/suggestions).
+  const sections = [...new Set(near.map((id) => knowledge.passages.sectionIdOf(id)))];
+  const related = questionsNear(knowledge, sections, UNKNOWN_REPLY_SUGGESTIONS, answersQuestion(knowledge));
   const offered = related.length < UNKNOWN_REPLY_SUGGESTIONS ? offeredQuestions(knowledge) : [];
   const seen = new Set(related.map((question) => question.toLowerCase()));
   return unknownReplyText(
     [...related, ...offered.filter((question) => !seen.has(question.toLowerCase()))],
     template,
   );
-}
-
-/** Whether the documents answer a heading's question, kept per state of the index: the same headings come up again. */
-const answered = new WeakMap<Knowledge['passages'], { size: number; known: Map<string, boolean> }>();
-
-function checkedAnswers(knowledge: Knowledge): (question: string) => boolean {
-  let cache = answered.get(knowledge.passages);
-  if (!cache || cache.size !== knowledge.passages.size || cache.known.size > 10_000) {
-    cache = { size: knowledge.passages.size, known: new Map() };
-    answered.set(knowledge.passages, cache);
-  }
-  const { known } = cache;
-  const answers = answersQuestion(knowledge);
-  return (question) => {
-    let found = known.get(question);
-    if (found === undefined) {
-      found = answers(question);
-      known.set(question, found);
-    }
-    return found;
-  };
-}
-
-/** Headings tried at most for questions near the one asked: a bound on the work a don't-know reply does. */
-const RELATED_HEADINGS = 6;
-
-/**
- * Questions the documents answer about the sections the search came nearest to: made from those
- * sections' headings (as GET /api/suggestions makes its list) and checked by this pipeline. What
- * the visitor asked was not there, but what is near it is the likeliest next question; the
- * largest sections of the documents fill the list when too few are.
- */
-function relatedQuestions(knowledge: Knowledge, near: readonly number[]): string[] {
-  const { passages, model } = knowledge;
-  const isName = (word: string) => usuallyCapitalised(model, word);
-  const answers = checkedAnswers(knowledge);
-  const questions: string[] = [];
-  const seen = new Set<number>();
-  let tried = 0;
-  for (const id of near) {
-    if (questions.length >= UNKNOWN_REPLY_SUGGESTIONS || tried >= RELATED_HEADINGS) break;
-    const section = passages.sectionIdOf(id);
-    if (seen.has(section)) continue;
-    seen.add(section);
-    const heading = passages.sections[section]?.path.at(-1);
-    const question = heading ? questionFromHeading(heading, isName) : undefined;
-    if (!question || questions.includes(question)) continue;
-    tried++;
-    if (answers(question)) questions.push(question);
-  }
-  return questions;
 }
 
 /** The reply to a message with nothing to look up in it. */

@@ -247,20 +247,29 @@ function judgeHit(
  * particle the question gives its verb counts, within two words of it ("turn them on").
  */
 function oppositeParticle(question: string, verb: string, text: string): boolean {
-  const particle = (source: string) =>
-    [
-      ...source.matchAll(
-        new RegExp(
-          `\\b${escapeRegExp(verb)}\\p{L}*((?:\\s+[\\p{L}'’]+){0,2}?)\\s+(on|off|up|down|in|out)\\b`,
-          'giu',
-        ),
-      ),
-    ].map((match) => match[2].toLowerCase());
-  const asked = particle(question)[0];
-  const opposite = asked && OPPOSITE_PARTICLES[asked];
-  if (!opposite) return false;
-  const found = particle(text);
-  return found.length > 0 && found.every((each) => each === opposite);
+  const asked = askedParticle(question, verb);
+  if (!asked) return false;
+  const found = [...text.matchAll(asked.pattern)].map((match) => match[2].toLowerCase());
+  return found.length > 0 && found.every((each) => each === asked.opposite);
+}
+
+/** The verb's phrasal pattern and the particle opposite the question's, worked out once per question. */
+const askedParticles = new Map<string, { pattern: RegExp; opposite: string } | null>();
+
+function askedParticle(question: string, verb: string): { pattern: RegExp; opposite: string } | null {
+  const key = `${verb}\u0000${question}`;
+  const known = askedParticles.get(key);
+  if (known !== undefined) return known;
+  const pattern = new RegExp(
+    `\\b${escapeRegExp(verb)}\\p{L}*((?:\\s+[\\p{L}'’]+){0,2}?)\\s+(on|off|up|down|in|out)\\b`,
+    'giu',
+  );
+  const particle = [...question.matchAll(pattern)][0]?.[2].toLowerCase();
+  const opposite = particle ? OPPOSITE_PARTICLES[particle] : undefined;
+  const asked = opposite ? { pattern, opposite } : null;
+  if (askedParticles.size >= CACHED_PER_INDEX) askedParticles.clear();
+  askedParticles.set(key, asked);
+  return asked;
 }
 
 const OPPOSITE_PARTICLES: Record<string, string | undefined> = {

@@ -4,6 +4,7 @@ export { questionFromHeading } from './phrase.js';
 export {
   type AnswersQuestion,
   MAX_SUGGESTIONS,
+  questionsNear,
   type SuggestionKnowledge,
   suggestedQuestions,
 } from './suggest.js';

@@ -43,25 +43,55 @@ export function suggestedQuestions(knowledge: SuggestionKnowledge, answers?: Ans
   return questions;
 }
 
-function fromHeadings({ passages, model }: SuggestionKnowledge, answers?: AnswersQuestion): string[] {
+function fromHeadings(knowledge: SuggestionKnowledge, answers?: AnswersQuestion): string[] {
+  const { passages } = knowledge;
+  const largest = passages.sections
+    .map((_, id) => ({ size: passages.sectionSizes[id] ?? 0, id }))
+    .filter(({ size }) => size > 0)
+    .sort((a, b) => b.size - a.size || a.id - b.id)
+    .map(({ id }) => id);
+  return questionsFromSections(knowledge, largest, MAX_SUGGESTIONS, TRIED_HEADINGS, answers);
+}
+
+/** Headings tried at most for questions near a question the documents do not answer. */
+const TRIED_NEAR = 6;
+
+/**
+ * Questions the documents answer about the given sections (those a search came nearest to, best
+ * first), made from their headings as the list above is and checked with `answers`: what is near
+ * a question the documents do not answer is the likeliest next one.
+ */
+export function questionsNear(
+  knowledge: SuggestionKnowledge,
+  sections: readonly number[],
+  limit: number,
+  answers: AnswersQuestion,
+): string[] {
+  return questionsFromSections(knowledge, sections, limit, TRIED_NEAR, answers);
+}
+
+/**
+ * Up to `limit` questions from the innermost headings of the sections, in the order given (one
+ * question per wording), phrasing at most `tried` headings; with `answers`, only those it accepts.
+ */
+function questionsFromSections(
+  { passages, model }: SuggestionKnowledge,
+  sections: readonly number[],
+  limit: number,
+  tried: number,
+  answers?: AnswersQuestion,
+): string[] {
   const isName = (word: string) => usuallyCapitalised(model, word);
-  const candidates = passages.sections
-    .map((section, id) => ({
-      heading: section.path[section.path.length - 1] ?? '',
-      size: passages.sectionSizes[id] ?? 0,
-      id,
-    }))
-    .filter(({ heading, size }) => heading !== '' && size > 0)
-    .sort((a, b) => b.size - a.size || a.id - b.id);
   const seen = new Set<string>();
   const questions: string[] = [];
-  let tried = 0;
-  for (const { heading } of candidates) {
-    if (questions.length >= MAX_SUGGESTIONS || tried >= TRIED_HEADINGS) break;
-    const question = questionFromHeading(heading, isName);
+  let phrased = 0;
+  for (const section of sections) {
+    if (questions.length >= limit || phrased >= tried) break;
+    const heading = passages.sections[section]?.path.at(-1);
+    const question = heading ? questionFromHeading(heading, isName) : undefined;
     if (!question || seen.has(question.toLowerCase())) continue;
     seen.add(question.toLowerCase());
-    tried++;
+    phrased++;
     if (answers && !answers(question)) continue;
     questions.push(question);
   }
