@@ -1,4 +1,4 @@
-import { hasSense } from '../lexicon/index.js';
+import { hasSense, isEnglishWord } from '../lexicon/index.js';
 
 /**
  * Headings that name a part of every document rather than a topic: nobody asks about them.
@@ -8,7 +8,25 @@ const GENERIC_HEADING =
   /^(?:table of contents|see also|release notes|getting help|further reading|next steps|what'?s next|related (?:topics|pages|links)|external links|change ?log|license|licence|references|acknowledg(?:e)?ments?)$/i;
 /** Words that open a question already: the heading is kept and given its question mark. */
 const QUESTION_WORD =
-  /^(?:what|why|when|where|who|whom|whose|which|how|can|could|do|does|did|is|are|was|were|should|will|would|may)\b/i;
+  /^(?:what|why|when|where|who|whom|whose|which|how|can|could|do|does|did|is|are|was|were|should|will|would|may)\s/i;
+/**
+ * Words that make a heading a statement rather than a topic ("AUTOINCREMENT Does Not Work The Same
+ * As In PostgreSQL", "No Separate BOOLEAN Datatype"): a negation, or a finite verb after the first
+ * word. A statement says a fact; "What is the …?" made of it is not a question anyone asks.
+ */
+const NEGATION = /^(?:no|not|never|none|cannot|\p{L}+n['’]t)$/iu;
+const FINITE_VERB = /^(?:is|are|was|were|does|do|did|has|have|had|can|will|must|should|may)$/i;
+/**
+ * Words that name the kind of text a section is, not its topic: "Introduction to foreign key
+ * constraints" is about foreign key constraints.
+ */
+const TEXT_KIND =
+  /^(?:an?\s+)?(?:introduction|overview|summary|notes?|discussion)\s+(?:to|of|on|about)\s+(.+)$/i;
+/** Small words a title-case heading leaves in lower case ("List of PRAGMAs"). */
+const TITLE_SMALL_WORD =
+  /^(?:a|an|the|and|or|nor|but|of|to|in|on|at|by|for|with|from|as|vs|via|into|onto|per)$/i;
+/** Where a noun phrase's head ends: "list of PRAGMAs" is a list, "use of WAL" a use. */
+const POST_HEAD = /^(?:of|for|to|in|on|with|without|from|by|at|into|between|under|over|as|versus|vs)$/i;
 /** Words after an imperative or a gerund that show it takes an object ("Reset your password"). */
 const OBJECT_START =
   /^(?:the|a|an|your|my|our|their|its|this|that|these|those|to|up|out|with|from|in|on|for)$/i;
@@ -37,6 +55,11 @@ export function questionFromHeading(heading: string, isName: IsName = () => fals
     .replace(/[:.;,]+$/, '')
     .trim();
   if (clean.length === 0 || clean.length > LONGEST_HEADING) return undefined;
+  // An exclamation ("Let's start!") greets or urges; it names no topic.
+  if (/!$/.test(clean)) return undefined;
+  // A title and its subtitle ("Basic bisect commands: start, bad, good"): the title names the topic.
+  const colon = clean.indexOf(': ');
+  if (colon > 0) return questionFromHeading(clean.slice(0, colon), isName);
   // A heading set in capitals ("DIFF FORMATTING", as manual pages set theirs) is typography: its
   // words are asked about as the text writes them, names with their capital.
   if (/\p{Lu}.*\s/u.test(clean) && clean === clean.toUpperCase()) {
@@ -50,12 +73,34 @@ export function questionFromHeading(heading: string, isName: IsName = () => fals
     );
   }
   if (/[()[\]{}<>/=`_|\\#*$@]/.test(clean) || GENERIC_HEADING.test(clean)) return undefined;
+  // Title case ("Foreign Key Constraints") is typography too: its words are asked about in lower
+  // case, save names, acronyms and words written with inner capitals or digits ("PRAGMAs", "HTTP/2").
+  const cased = isTitleCase(clean)
+    ? clean
+        .split(' ')
+        .map((word) => (keepsCapitals(word, isName) ? word : word.toLowerCase()))
+        .join(' ')
+    : clean;
+  return fromPlainHeading(cased, isName);
+}
+
+/** The question of a heading whose capitals are as a sentence writes them. */
+function fromPlainHeading(clean: string, isName: IsName): string | undefined {
   const words = clean.split(' ');
   if (words.length < 2 || !words.every((word) => /\p{L}/u.test(word))) return undefined;
   if (/\?$/.test(clean)) return clean;
+  const topic = TEXT_KIND.exec(clean);
+  if (topic)
+    return questionFromHeading(
+      topic[1]!.replace(/^\p{Ll}/u, (c) => c.toUpperCase()),
+      isName,
+    );
   const howTo = /^how to\s+(.+)$/i.exec(clean);
   if (howTo) return `How do I ${asAsker(howTo[1]!)}?`;
   if (QUESTION_WORD.test(clean)) return `${clean}?`;
+  if (words.some((word) => NEGATION.test(word)) || words.slice(1).some((word) => FINITE_VERB.test(word))) {
+    return undefined;
+  }
 
   const [first, ...rest] = words;
   const lower = first!.toLowerCase();
@@ -76,6 +121,33 @@ export function questionFromHeading(heading: string, isName: IsName = () => fals
   return nounQuestion(words, isName);
 }
 
+/**
+ * Title case: every word after the first capitalised but the small ones, and at least one is
+ * ("Extended Result Code List", "List Of PRAGMAs", "fastify Error Codes").
+ */
+function isTitleCase(heading: string): boolean {
+  const words = heading.split(' ').filter((word) => /\p{L}/u.test(word));
+  const content = words.slice(1).filter((word) => !TITLE_SMALL_WORD.test(word) || /^\p{Lu}/u.test(word));
+  return (
+    content.length > 0 && content.every((word) => /^\p{Lu}/u.test(word)) && heading !== heading.toUpperCase()
+  );
+}
+
+/**
+ * A word that keeps its capitals in a sentence: a name, an acronym, a word with inner capitals or
+ * digits or dots ("PRAGMAs", "Node.js"). Each part of a hyphenated word is looked at alone
+ * ("Shared-Memory" is title case, "Do-It-Yourself" too).
+ */
+function keepsCapitals(word: string, isName: IsName): boolean {
+  if (/\d/.test(word) || /[.]/.test(word.slice(1, -1))) return true;
+  const parts = word.split('-').map((part) => part.replace(/[^\p{L}]/gu, ''));
+  if (parts.some((part) => /\p{Lu}.*\p{Lu}/u.test(part))) return true;
+  // The model's casing is no guide to a title's own words (the headings are in its text, set in
+  // title case: "Interactive", "Asked"): a word of the language is a name only when the model
+  // says so and it is no word of the language's ("Debian", "Fastify").
+  return parts.some((part) => part.length > 0 && isName(part.toLowerCase()) && isEnglishWord(part) === false);
+}
+
 /** The heading's words as the visitor says them: "your account" -> "my account". */
 function asAsker(words: string): string {
   return words.replace(/\byour\b/gi, 'my').replace(/\byourself\b/gi, 'myself');
@@ -87,7 +159,8 @@ function nounQuestion(words: readonly string[], isName: IsName): string {
   const named = isName(first!) || /\p{Lu}.*\p{Lu}|\d/u.test(first!);
   const opening = named || !/^\p{Lu}\p{Ll}*$/u.test(first!) ? first! : first!.toLowerCase();
   const phrase = [opening, ...rest].join(' ');
-  const last = words[words.length - 1]!.toLowerCase();
+  const head = words.findIndex((word, i) => i > 0 && POST_HEAD.test(word));
+  const last = words[(head > 0 ? head : words.length) - 1]!.toLowerCase();
   const plural = /[^su]s$/.test(last) && !/(?:ss|us|is|ics)$/.test(last) && last.length > 3;
   const article = named || DETERMINER.test(first!) ? '' : 'the ';
   return `What ${plural ? 'are' : 'is'} ${article}${phrase}?`;

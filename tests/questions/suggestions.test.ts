@@ -39,8 +39,18 @@ describe('questions from headings', () => {
     ['Buying tickets online', 'How do I buy tickets online?'],
     ['Can I pay by card', 'Can I pay by card?'],
     ['What is a session?', 'What is a session?'],
-    ['5.Extended Result Code List', 'What is the extended Result Code List?'],
-    ['1.7. Covering Indexes', 'What are the covering Indexes?'],
+    // Title case is typography: asked in lower case, acronyms and words with inner capitals kept,
+    // the head noun (before "of") says singular or plural.
+    ['5.Extended Result Code List', 'What is the extended result code list?'],
+    ['1.7. Covering Indexes', 'What are the covering indexes?'],
+    ['List Of PRAGMAs', 'What is the list of PRAGMAs?'],
+    ['Use of WAL Without Shared-Memory', 'What is the use of WAL without shared-memory?'],
+    ['Do-It-Yourself Builds', 'What are the do-it-yourself builds?'],
+    // A word naming the kind of text is not the topic.
+    ['Introduction to Foreign Key Constraints', 'What are the foreign key constraints?'],
+    ['How is a row stored', 'How is a row stored?'],
+    // A title and its subtitle: the title names the topic.
+    ['Basic bisect commands: start, bad, good', 'What are the basic bisect commands?'],
     // Set in capitals, as manual pages set their section titles.
     ['DIFF FORMATTING', 'What is the diff formatting?'],
     ['SPLITTING COMMITS', 'How do I split commits?'],
@@ -58,6 +68,11 @@ describe('questions from headings', () => {
     '',
     'x'.repeat(80),
     '256 and Truecolor color support',
+    // A heading that states a fact is not a topic to ask about.
+    'No Separate BOOLEAN Datatype',
+    'AUTOINCREMENT Does Not Work The Same As In PostgreSQL',
+    // An exclamation urges; it names no topic.
+    "Let's start!",
   ])('makes no question of "%s"', (heading) => {
     expect(questionFromHeading(heading)).toBeUndefined();
   });
@@ -228,5 +243,17 @@ describe("GET /api/suggestions and the don't-know reply offer the same questions
     expect(questions).toEqual([]);
     expect(offered(reply)).toEqual([]);
     expect(reply).not.toMatch(/Tip|Overview|Setup|You could ask/);
+  });
+});
+
+describe('title-case headings', () => {
+  // The model's casing marks "Interactive" and "Debian" alike as names when the headings set them
+  // in title case: a word of the language is asked in lower case, a name keeps its capital.
+  const isName = (word: string) => ['interactive', 'debian', 'shell'].includes(word);
+  it.each([
+    ['An Interactive Shell', 'What is an interactive shell?'],
+    ['Installing Debian Packages', 'How do I install Debian packages?'],
+  ])('phrases "%s" as "%s"', (heading, question) => {
+    expect(questionFromHeading(heading, isName)).toBe(question);
   });
 });
