@@ -50,6 +50,7 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
   const messageWords = wordsOf(message);
   const messagePositions = positionsOf(messageWords);
   const flags = flagsIn(message);
+  const defined = definedTerm(message);
   const all: Evidence[] = [];
   searches.forEach((search, reading) => {
     const topScore = search.hits[0]?.score ?? 0;
@@ -75,6 +76,7 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
         messageWords,
         messagePositions,
         flags,
+        defined,
         ownTerms,
         titleOf,
       ),
@@ -150,6 +152,7 @@ function judgeHit(
   messageWords: readonly string[],
   messagePositions: MessagePositions,
   flags: readonly string[],
+  defined: string | null,
   ownTerms: ReadonlySet<string>,
   titleOf: (file: string) => number,
 ): Evidence {
@@ -178,8 +181,10 @@ function judgeHit(
   const namedEntry = flags.length > 0 && headingNames(section.path.at(-1), flags);
   // A reference entry opens with what its name is: the first unit under a heading the question
   // names is the definition ("SQLITE_BUSY: The database file could not be written ...").
+  // A glossary or reference entry named exactly what a "what is X?" question asks about defines it.
   const named =
-    flags.length > 0 && namesFlag(index.names.get(hit.id), flags)
+    (flags.length > 0 && namesFlag(index.names.get(hit.id), flags)) ||
+    (defined !== null && sameTerm(index.names.get(hit.id), defined))
       ? NAMED_BONUS
       : namedEntry
         ? NAMED_BONUS + (index.sibling(hit.id, -1) < 0 ? UNIT_KIND_BONUS : 0)
@@ -374,6 +379,34 @@ function flagsIn(message: string): string[] {
     ...message.matchAll(/(?:^|[\s(`"'])([A-Za-z][\w]*(?:[_.][\w]+)+|[a-z]+[A-Z]\w*)(?=[\s)`"'?.,!:;]|$)/g),
   ].map((match) => match[1].replace(/\.$/, ''));
   return [...options, ...identifiers];
+}
+
+/**
+ * What a definition question asks about: "What is a bare repository?" -> "bare repository", "What
+ * are hooks?" -> "hooks"; null for other questions or a subject longer than four words.
+ */
+function definedTerm(message: string): string | null {
+  const match = /^\s*what(?:'s|\s+is|\s+are)\s+(?:an?\s+|the\s+)?([^?]+?)\s*\??\s*$/i.exec(message);
+  if (!match) return null;
+  const subject = normalTerm(match[1]);
+  const words = subject.split(' ').length;
+  return subject !== '' && words <= 4 ? subject : null;
+}
+
+/** A term as a name and a question both write it: lower case, no code marks or quotes, singular. */
+function normalTerm(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[`"'“”‘’*_]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/(?<=[a-z]{3})s$/, '');
+}
+
+/** True when an entry's name is the term (any of its comma-separated spellings). */
+function sameTerm(name: string | undefined, term: string): boolean {
+  if (!name) return false;
+  return name.split(/\s*,\s*/).some((spelling) => normalTerm(spelling) === term);
 }
 
 /** True when a section's heading is written as one of the names: "(5) SQLITE_BUSY", "`page_size`", "genReqId". */

@@ -117,6 +117,24 @@ describe('the HTML reader', () => {
     ]);
   });
 
+  it('leaves out permalink anchors beside headings and terms (Sphinx, MkDocs, Docusaurus)', () => {
+    const page = readDocument({
+      format: 'html',
+      text:
+        '<body><h2>Glossary<a class="headerlink" href="#glossary" title="Permalink">¶</a></h2>' +
+        '<dl><dt id="term-loader">loader<a class="headerlink" href="#term-loader">¶</a></dt>' +
+        '<dd>An object that loads a module.</dd></dl>' +
+        '<h2 id="setup"><a href="#setup">#</a> Setup</h2><p>See <a href="#glossary">the glossary</a>.</p></body>',
+    });
+    expect(page.sections.map((section) => section.path.at(-1))).toEqual(['Glossary', 'Setup']);
+    expect(page.sections[0].blocks[0]).toMatchObject({
+      name: 'loader',
+      text: 'loader: An object that loads a module.',
+    });
+    // A link into the page with words of its own is text.
+    expect(page.sections[1].blocks[0].text).toBe('See the glossary.');
+  });
+
   it('records the source line of each block', () => {
     const lines = PAGE.split('\n');
     for (const block of blocks) expect(lines[block.line - 1]).toContain(block.text.split(/[\s:]/)[0]);

@@ -205,6 +205,30 @@ describe('gather and rank', () => {
     );
   });
 
+  it('answers "what is X?" from the glossary entry named X, not from a passage that uses X', async () => {
+    // The tutorial's passage holds both words more often and scores higher by BM25 alone.
+    const knowledge = await knowledgeOf({
+      format: 'html',
+      name: 'guide.html',
+      text:
+        '<body><h1>Classes<a class="headerlink" href="#classes">¶</a></h1>' +
+        '<p>A class variable is shared: a class variable changed through one instance is changed for every ' +
+        'instance, so a mutable class variable such as a list is a common mistake in a class.</p>' +
+        '<h1>Glossary<a class="headerlink" href="#glossary">¶</a></h1><dl class="glossary">' +
+        '<dt id="term-class">class<a class="headerlink" href="#term-class">¶</a></dt>' +
+        '<dd>A template for creating user-defined objects.</dd>' +
+        '<dt id="term-class-variable">class variable<a class="headerlink" href="#term-class-variable">¶</a></dt>' +
+        '<dd>A variable defined in a class and intended to be modified only at class level.</dd></dl></body>',
+    });
+    expect(ask(knowledge, 'What is a class variable?').text).toMatch(
+      /^- class variable: A variable defined in a class/,
+    );
+    // A question that is no definition question is ranked as before.
+    expect(ask(knowledge, 'Why is a mutable class variable a common mistake?').text).toMatch(
+      /^A class variable is shared/,
+    );
+  });
+
   it('scores question words standing together above the same words apart', () => {
     const terms = new Set(termsOf('certificate chain'));
     expect(proximityOf('the certificate chain is broken', terms)).toBe(1);

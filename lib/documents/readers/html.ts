@@ -93,10 +93,36 @@ function isDropped(node: HtmlNode): boolean {
   const attribs = node.attribs ?? {};
   return (
     DROPPED.has(node.name) ||
+    isPermalink(node) ||
     DROPPED_ROLES.has(attribs.role ?? '') ||
     attribs['aria-hidden'] === 'true' ||
     'hidden' in attribs
   );
+}
+
+/** What a permalink beside a heading or a term shows: a pilcrow, a section sign, "#", a link symbol. */
+const PERMALINK_MARK = /^\s*(?:¶|§|#|🔗|\uD83D\uDD17)?\s*$/u;
+
+/**
+ * A permalink anchor (Sphinx's `headerlink`, MkDocs' and Docusaurus' "#" beside a heading or a
+ * glossary term): page furniture that links to where it stands. Read as text it would end every
+ * heading and term name with "¶" ("Glossary¶", "loader¶"), which no question writes.
+ */
+function isPermalink(node: HtmlNode): boolean {
+  if (node.name !== 'a') return false;
+  const attribs = node.attribs ?? {};
+  if (
+    /(?:^|\s)(?:headerlink|anchorjs-link|hash-link|header-anchor|anchor-link)(?:\s|$)/.test(
+      attribs.class ?? '',
+    )
+  ) {
+    return true;
+  }
+  if (!(attribs.href ?? '').startsWith('#')) return false;
+  const text = (node.children ?? [])
+    .map((child) => (child.type === 'text' ? (child.data ?? '') : '\u0000'))
+    .join('');
+  return text.trim() !== '' && PERMALINK_MARK.test(text);
 }
 
 function mainContent(root: HtmlNode): HtmlNode {
