@@ -28,6 +28,7 @@ interface Floor {
   honest?: number;
 }
 
+// Ninth round (2026-11-26): the Git manual's and the new Python set's held-out halves have floors too.
 // Eighth round (2026-11-26, the rarest word's penalty 0.2): held out SQLite honest 10/10 (floor 9),
 // Bash wrong but cited 2 (ceiling 4); every other figure as below.
 // Seventh round (2026-11-26, after never-taught verbs, stance adverbs, the comma before code and
@@ -142,6 +143,30 @@ const FLOORS: Floor[] = [
     aWrongCited: 5,
     bWrongCited: 5,
     honest: 9,
+  },
+  // held out: 7 / 5 and 8 / 5 of 20; wrong but cited 4, 4; honest 8/10, 8/10 (ninth round)
+  {
+    set: 'Git manual',
+    half: 'heldout',
+    aHit: 6,
+    bHit: 7,
+    aLead: 4,
+    bLead: 4,
+    aWrongCited: 6,
+    bWrongCited: 6,
+    honest: 7,
+  },
+  // held out: 7 / 4 and 7 / 4 of 10; wrong but cited 3, 3; honest 5/5, 5/5 (ninth round, 0aa22fc)
+  {
+    set: 'Python glossary and tutorial',
+    half: 'heldout',
+    aHit: 6,
+    bHit: 6,
+    aLead: 3,
+    bLead: 3,
+    aWrongCited: 4,
+    bWrongCited: 4,
+    honest: 4,
   },
 ];
 
