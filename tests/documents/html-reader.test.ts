@@ -135,6 +135,25 @@ describe('the HTML reader', () => {
     expect(page.sections[1].blocks[0].text).toBe('See the glossary.');
   });
 
+  it("leaves out a manual's navigation: next/previous/up lines and lists of nothing but links", () => {
+    // As texinfo writes a node: its "Next: … Up: …" line, then the chapter, then a menu of its sections.
+    const page = readDocument({
+      format: 'html',
+      text:
+        '<body><div class="chapter" id="Introduction"><div class="header"><p>Next: ' +
+        '<a href="#Definitions" accesskey="n" rel="next">Definitions</a>, Up: <a href="#Top" rel="up">Top</a> ' +
+        '[<a href="#SEC_Contents" rel="contents">Contents</a>]</p></div>' +
+        '<h2>1 Introduction</h2><p>Bash is the shell of the GNU system; see <a href="#Definitions">Definitions</a>.</p>' +
+        '<ul class="mini-toc"><li><a href="#What-is-Bash">What is Bash?</a></li><li><a href="#Shell">What is a shell?</a></li></ul>' +
+        '<ul><li><a href="#x">set</a> turns options on and off.</li></ul></div></body>',
+    });
+    expect(page.sections).toHaveLength(1);
+    expect(page.sections[0].blocks.map((block) => block.text)).toEqual([
+      'Bash is the shell of the GNU system; see Definitions.',
+      'set turns options on and off.',
+    ]);
+  });
+
   it('records the source line of each block', () => {
     const lines = PAGE.split('\n');
     for (const block of blocks) expect(lines[block.line - 1]).toContain(block.text.split(/[\s:]/)[0]);

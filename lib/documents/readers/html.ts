@@ -264,7 +264,7 @@ class HtmlReader {
         (BLOCKS.has(child.name) || child.name === 'li' || child.name === 'dt' || child.name === 'h')
       ) {
         flush();
-        this.readBlock(child);
+        if (!isNavigation(child)) this.readBlock(child);
       } else run.push(child);
     }
     flush();
@@ -341,6 +341,9 @@ class HtmlReader {
   }
 
   private list(node: HtmlNode, ordered: boolean, depth: number): void {
+    // A list of nothing but links is a table of contents or a menu (a manual's "Contents", the
+    // sub-sections listed under a chapter heading): navigation that repeats the headings' words.
+    if (depth === 0 && isLinkList(node)) return;
     let number = Number(node.attribs?.start ?? 1) || 1;
     for (const item of node.children ?? []) {
       if (item.name !== 'li') continue;
@@ -446,6 +449,66 @@ class HtmlReader {
       }
     }
   }
+}
+
+/** What a link to a neighbouring page of a manual says it is (HTML's link types; texinfo's "Next: … Up: …" line). */
+const NAVIGATION_RELS = new Set([
+  'next',
+  'prev',
+  'previous',
+  'up',
+  'contents',
+  'index',
+  'start',
+  'first',
+  'last',
+]);
+
+/**
+ * A paragraph or block whose links all go to the manual's next, previous or parent page or to its
+ * contents (`rel="next"` …; texinfo puts "Next: …, Previous: …, Up: … [Contents][Index]" above
+ * every node): page furniture, though no <nav> marks it.
+ */
+function isNavigation(node: HtmlNode): boolean {
+  if (node.name !== 'p' && node.name !== 'div') return false;
+  const links = findAll(node, (child) => child.name === 'a' && child.attribs?.href !== undefined);
+  // Outside its links it says no more than where they lead ("Next:", "Up:", "[", "]").
+  const outside = (child: HtmlNode): string =>
+    child.name === 'a'
+      ? ''
+      : child.type === 'text'
+        ? (child.data ?? '')
+        : isDropped(child)
+          ? ''
+          : (child.children ?? []).map(outside).join('');
+  const rest = outside(node).replace(
+    /\b(?:next|previous|prev|up|contents|index|top)\b|[\s\p{P}\p{S}]/giu,
+    '',
+  );
+  return (
+    rest === '' &&
+    links.length > 0 &&
+    links.every((link) => (link.attribs?.rel ?? '').split(/\s+/).some((rel) => NAVIGATION_RELS.has(rel)))
+  );
+}
+
+/** A list whose every item (nested lists included) is nothing but links. */
+function isLinkList(node: HtmlNode): boolean {
+  const items = (node.children ?? []).filter((child) => child.name === 'li');
+  return (
+    items.length > 0 &&
+    items.every((item) =>
+      (item.children ?? []).every((child) =>
+        child.name === 'ul' || child.name === 'ol' ? isLinkList(child) : isLinksOnly(child) && hasLink(child),
+      ),
+    )
+  );
+}
+
+function hasLink(node: HtmlNode): boolean {
+  return node.type === 'text'
+    ? (node.data ?? '').trim() === ''
+    : find(node, (child) => child.name === 'a') !== undefined;
 }
 
 /** A cell of a navigation table: nothing but links (or nothing at all). */
