@@ -154,6 +154,29 @@ describe('the HTML reader', () => {
     ]);
   });
 
+  it('leaves out an index table (entries that are links, letter headings) but keeps a table with links in it', () => {
+    const entry = (term: string, section: string) =>
+      `<tr><td></td><td><a href="#index-${term}">${term}</a>:</td><td>&nbsp;</td><td><a href="#${section}">${section}</a></td></tr>`;
+    const page = readDocument({
+      format: 'html',
+      text:
+        '<body><h2>Concept Index</h2><table class="index-cp"><tr><td></td><th>Index Entry</th><td></td><th>Section</th></tr>' +
+        '<tr><th>A</th><td></td></tr>' +
+        entry('aliases', 'Aliases') +
+        entry('arrays', 'Arrays') +
+        '<tr><th>B</th><td></td></tr>' +
+        entry('background', 'Job Control') +
+        '</table><h2>Limits</h2><table><tr><th>Limit</th><th>Default</th></tr>' +
+        '<tr><td><a href="#len">Length of a string</a></td><td>1,000,000,000</td></tr>' +
+        '<tr><td><a href="#cols">Number of columns</a></td><td>2000</td></tr></table></body>',
+    });
+    expect(page.sections.map((section) => section.path.at(-1))).toEqual(['Limits']);
+    expect(page.sections[0].blocks.map((block) => block.text)).toEqual([
+      'Length of a string: 1,000,000,000',
+      'Number of columns: 2000',
+    ]);
+  });
+
   it('records the source line of each block', () => {
     const lines = PAGE.split('\n');
     for (const block of blocks) expect(lines[block.line - 1]).toContain(block.text.split(/[\s:]/)[0]);

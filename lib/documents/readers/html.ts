@@ -386,6 +386,16 @@ class HtmlReader {
 
   private table(node: HtmlNode): void {
     const rows = findAll(node, (child) => child.name === 'tr');
+    // A table most of whose rows are nothing but links is an index or a menu (a manual's index of
+    // entries, each a link to its section, with its letter headings): navigation, left out whole.
+    const cellsOf = (row: HtmlNode) =>
+      (row.children ?? []).filter((cell) => cell.name === 'td' || cell.name === 'th');
+    const linkRows = rows.filter((row) => {
+      const cells = cellsOf(row);
+      return cells.length > 0 && cells.every(isLinksOnly) && cells.some((cell) => hasLink(cell));
+    }).length;
+    const textRows = rows.filter((row) => cellsOf(row).some((cell) => textOf(cell) !== '')).length;
+    if (linkRows >= 3 && linkRows >= INDEX_TABLE_SHARE * textRows) return;
     let headers: string[] = [];
     for (const row of rows) {
       const cells = (row.children ?? []).filter((cell) => cell.name === 'td' || cell.name === 'th');
@@ -450,6 +460,12 @@ class HtmlReader {
     }
   }
 }
+
+/**
+ * Share of a table's rows with text that are only links from which it is read as an index and left
+ * out: an index's letter headings and column titles are rows of their own among its entries.
+ */
+const INDEX_TABLE_SHARE = 0.5;
 
 /** What a link to a neighbouring page of a manual says it is (HTML's link types; texinfo's "Next: … Up: …" line). */
 const NAVIGATION_RELS = new Set([
@@ -519,7 +535,8 @@ function isLinksOnly(cell: HtmlNode): boolean {
       : node.type === 'text'
         ? (node.data ?? '')
         : (node.children ?? []).map(outside).join('');
-  return outside(cell).trim() === '';
+  // Punctuation beside the links ("<a>.</a>:", "[<a>Contents</a>]") says nothing of its own either.
+  return outside(cell).replace(/[\s\p{P}]/gu, '') === '';
 }
 
 /** The text inside a <pre>, line breaks kept. */
