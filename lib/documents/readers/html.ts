@@ -481,12 +481,14 @@ const NAVIGATION_RELS = new Set([
 ]);
 
 /**
- * A paragraph or block whose links all go to the manual's next, previous or parent page or to its
+ * A paragraph whose links all go to the manual's next, previous or parent page or to its
  * contents (`rel="next"` …; texinfo puts "Next: …, Previous: …, Up: … [Contents][Index]" above
  * every node): page furniture, though no <nav> marks it.
  */
 function isNavigation(node: HtmlNode): boolean {
-  if (node.name !== 'p' && node.name !== 'div') return false;
+  // A paragraph only: texinfo wraps its line in a <div class="header">, which is read through to it,
+  // and a paragraph's links are found without walking a whole chapter's subtree.
+  if (node.name !== 'p') return false;
   const links = findAll(node, (child) => child.name === 'a' && child.attribs?.href !== undefined);
   // Outside its links it says no more than where they lead ("Next:", "Up:", "[", "]").
   const outside = (child: HtmlNode): string =>
