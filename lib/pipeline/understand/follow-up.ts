@@ -362,14 +362,27 @@ function pointsBack(question: string): boolean {
           ? `${opening} `
           : ' ',
   );
+  // "That" after a noun phrase and before the verb of a clause ("the safety check that needs -f")
+  // is a relative pronoun: it stands for the noun before it, in the same message.
+  const pronounsLeft = pronouns.replace(RELATIVE_THAT, '$1 ');
   // The "it" of "is it possible to ..." stands for nothing.
-  const pointing = pronouns.replace(DUMMY_IT, (match) => match.replace(/\bit\b/i, ' '));
+  const pointing = pronounsLeft.replace(DUMMY_IT, (match) => match.replace(/\bit\b/i, ' '));
   if (!DEMONSTRATIVE.test(pointing)) return false;
   const words = contentWords(question.replace(DEMONSTRATIVE_PHRASE, ' '));
   // "it" stands for something more surely than "that" or "one" do, so a longer question with it
   // still leans on the conversation.
   return words <= (/\bit\b/i.test(pointing) ? 5 : 3);
 }
+
+/**
+ * A relative "that": a noun phrase opened by a determiner (its words content words, no auxiliary
+ * among them), then "that", then what opens a relative clause: an auxiliary or modal, a verb in
+ * -s or -ed, or an adverb that stands before a verb ("that only speak"). A demonstrative "that"
+ * is followed by its own noun or ends the clause ("does the script handle that case?", "… do
+ * that?"), so it is not taken.
+ */
+const RELATIVE_THAT =
+  /(\b(?:the|a|an|any|every|each|some|all|my|your|our)\s+(?:(?!(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had)\b)[\p{L}\p{N}_-]+\s+){1,3})that\s+(?=(?:is|are|was|were|does|do|did|doesn't|don't|isn't|aren't|can|can't|could|should|would|will|won't|has|have|had|may|might|must|only|still|also|never|always|just|already|usually|often|\p{L}+(?:s|ed))\b)/giu;
 
 /** The auxiliary or copula that opens a yes-no question. */
 const QUESTION_OPENERS = /^(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|had)$/i;

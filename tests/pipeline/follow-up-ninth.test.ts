@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
+import type { Turn } from '../../lib/sessions/index.js';
+import { askPipeline, historyOf } from '../support/pipeline.js';
+import { embeddedServices } from '../support/services.js';
+
+/** A session on a small document trained in the test: each message is asked with the replies so far. */
+async function sessionOn(name: string, text: string) {
+  const services = embeddedServices({}, { random: () => 0.5 });
+  await services.model.train({ format: 'markdown', name, text });
+  const knowledge = await services.model.knowledge();
+  const history: Turn[] = [];
+  return {
+    knowledge,
+    ask: (message: string) => {
+      const reply = askPipeline(knowledge, message, history);
+      history.push({ role: 'user', content: message }, { role: 'assistant', content: reply.text });
+      return reply;
+    },
+  };
+}
+
+/** A small version-control tool: sweeping untracked files, sending branches, both with a --force. */
+const TOOL = `# twig
+
+## Sweeping untracked files
+
+To see which untracked files twig sweep would delete, run twig sweep --dry-run.
+
+- --force: twig sweep refuses to delete untracked files unless given --force. The safety check is on by default; set sweep.requireForce to false to turn it off.
+
+## Sending a branch
+
+To send a branch to the server, run twig send with the branch name.
+
+- --force: twig send refuses to replace a branch on the server that is not an ancestor of yours. This flag disables the check.
+`;
+
+describe('a relative "that" is no demonstrative', () => {
+  it('leaves "the check that needs --force" alone: "that" stands for the noun before it', () => {
+    const history = historyOf('How do I send a branch to the server?');
+    expect(resolveFollowUp('Is the check that needs --force on by default?', history).kind).toBe('none');
+    expect(resolveFollowUp('Can browsers that only speak HTTP/1 connect?', history).kind).toBe('none');
+  });
+
+  it('still reads a demonstrative "that" as pointing back', () => {
+    const history = historyOf('How do I send a branch to the server?');
+    expect(resolveFollowUp('Is that on by default?', history).kind).toBe('pronoun');
+    expect(resolveFollowUp('Does the server handle that case?', history).kind).toBe('pronoun');
+    expect(resolveFollowUp('Does the server do that?', history).kind).toBe('pronoun');
+  });
+
+  it('answers such a question after a conversation as it is answered fresh', async () => {
+    const chat = await sessionOn('twig.md', TOOL);
+    expect(chat.ask('How do I send a branch to the server?').text).toMatch(/twig send/);
+    const next = chat.ask('Is the check that needs --force on by default?');
+    const fresh = askPipeline(chat.knowledge, 'Is the check that needs --force on by default?');
+    expect(next.readAs).toBeUndefined();
+    expect(next.text).toBe(fresh.text);
+    expect(next.text).toMatch(/on by default/);
+  });
+});
