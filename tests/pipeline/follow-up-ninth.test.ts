@@ -60,3 +60,46 @@ describe('a relative "that" is no demonstrative', () => {
     expect(next.text).toMatch(/on by default/);
   });
 });
+
+/**
+ * A tool whose manual says "files" almost everywhere (a word that cannot tell what a question is
+ * about) and "sweep" or "untracked" in two of its 26 units.
+ */
+const SWEEP = `# twig
+
+## Sweeping
+
+twig sweep deletes untracked files from the working tree.
+
+- -d: twig sweep also recurses into untracked directories.
+
+## Mail
+
+- mail.folder: the folder to drop mails into, for files sent as patches.
+
+## Staging
+
+twig add stages files for the next commit.
+
+## History
+
+twig log lists the files each commit changed.
+
+## Comparing
+
+twig diff compares files in the working tree with the index.
+
+## Ignoring
+
+twig ignore keeps files out of the index.
+
+${Array.from({ length: 20 }, (_, n) => `## Hook ${n + 1}\n\nHook number ${n + 1} runs a script of its own on the files of a commit.\n`).join('\n')}`;
+
+describe('the earlier topic, told by its rarer words', () => {
+  it('does not state a unit as the answer for holding only a carried word found everywhere', async () => {
+    const chat = await sessionOn('twig.md', SWEEP);
+    expect(chat.ask('How do I delete untracked files with twig sweep?').text).toMatch(/twig sweep deletes/);
+    const next = chat.ask('Does it go into folders too?');
+    expect(next.confidence.level).not.toBe('answer');
+  });
+});
