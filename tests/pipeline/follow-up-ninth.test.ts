@@ -103,3 +103,25 @@ describe('the earlier topic, told by its rarer words', () => {
     expect(next.confidence.level).not.toBe('answer');
   });
 });
+
+/** A package tool: holding a package, and a passage that says "later" about something else. */
+const HOLD = `# pkgtool
+
+## Holding a package
+
+To keep a package from being upgraded, run pkgtool hold with its name.
+
+## Building a package
+
+Build a local version first, so that you won't get confused later when a new release comes out.
+`;
+
+describe('an adverb that links a follow-up to the turn before', () => {
+  it('is not searched in the reading as written either', async () => {
+    const chat = await sessionOn('pkgtool.md', HOLD);
+    expect(chat.ask('How do I keep a package from being upgraded?').text).toMatch(/pkgtool hold/);
+    const next = chat.ask('How do I undo that later?');
+    expect(next.thought).not.toMatch(/searched: [^·]*\blater\b/);
+    expect(next.text).not.toMatch(/confused later/);
+  });
+});

@@ -175,8 +175,16 @@ type Rewritten = Omit<FollowUp, 'lastAnswer' | 'lastQuestion' | 'leansOn' | 'foc
 function rewriteWith(message: string, focus: Focus): Rewritten {
   const read = rewriteOnce(message, focus);
   if (read.kind !== 'pronoun' && read.kind !== 'ellipsis') return read;
-  const question = read.question.replace(LINKING_ADVERB, '$1').trim();
-  return /\p{L}/u.test(question) ? { ...read, question } : read;
+  return { ...read, question: withoutLinkingAdverb(read.question) };
+}
+
+/**
+ * A question without an adverb that links it to the turn before (see rewriteWith); unchanged
+ * where nothing else would be left.
+ */
+export function withoutLinkingAdverb(question: string): string {
+  const left = question.replace(LINKING_ADVERB, '$1').trim();
+  return /\p{L}/u.test(left) ? left : question;
 }
 
 /** An adverb that links a clause to what was said before, at the end of the clause (where it modifies the whole clause). */
