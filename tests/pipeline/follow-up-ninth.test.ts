@@ -125,3 +125,34 @@ describe('an adverb that links a follow-up to the turn before', () => {
     expect(next.text).not.toMatch(/confused later/);
   });
 });
+
+/** History and blame of a small version-control tool. */
+const HISTORY = `# twig
+
+## Following renames
+
+To see a file's history across renames, run twig log --follow with the file name.
+
+## Blame
+
+To see who last changed each line of a file, run twig blame with the file name.
+`;
+
+describe('"what about <gerund> …?" whose complement is an embedded question', () => {
+  it('is a new action on the earlier frame, not a question of its own', () => {
+    const read = resolveFollowUp(
+      'What about seeing who last changed each line?',
+      historyOf("How do I see a file's history even across renames?"),
+    );
+    expect(read.kind).toBe('ellipsis');
+    expect(read.question).toBe('How do I see who last changed each line?');
+  });
+
+  it('answers it through the pipeline with what the gerund asks', async () => {
+    const chat = await sessionOn('twig.md', HISTORY);
+    expect(chat.ask("How do I see a file's history across renames?").text).toMatch(/--follow/);
+    const next = chat.ask('What about seeing who last changed each line?');
+    expect(next.readAs).toMatch(/^How do I see who last changed each line\?/);
+    expect(next.text).toMatch(/twig blame/);
+  });
+});

@@ -467,7 +467,10 @@ function askedInstead(previous: string, remainder: string): { question: string; 
     .replace(/[?.!]+$/, '')
     .replace(/\s+(?:instead|too|as well|then)$/i, '')
     .trim();
-  if (!previous || x === '' || QUESTION_WORD.test(x)) return null;
+  // A question word inside X makes X a question of its own ("for how much?"), except after a
+  // gerund, whose complement it opens ("seeing who last changed each line"): that is an action.
+  const gerund = /^\p{L}{3,}ing$/u.test(plain(x.split(/\s+/)[0] ?? ''));
+  if (!previous || x === '' || (QUESTION_WORD.test(x) && !gerund)) return null;
   const xWords = x.split(/\s+/);
   if (xWords.length > 6) return null;
   const { asked, inner } = partsOf(previous);
