@@ -11,6 +11,7 @@ import {
   RELATED_PER_WORD,
   RELATED_TOTAL,
   RELATED_WEIGHT,
+  TOPIC_WORD_SHARE,
   UNKNOWN_WORD_SHARE,
 } from './tuning.js';
 import type { EvidenceBudget } from './types.js';
@@ -41,6 +42,13 @@ export interface ReadingSearch {
   unknownName: boolean;
   /** The reading's rarest taught own term (index into query), -1 when none. */
   rarest: number;
+  /**
+   * The carried terms that can tell what the earlier question was about (indexes into query): those
+   * found in few passages. A carried word found in many ("files", "see", "git" in Git's manual)
+   * is in units about anything, so holding it does not keep a unit on the earlier topic. All the
+   * carried terms where none is that rare; empty for a reading that carries nothing.
+   */
+  topical: number[];
   hits: PassageHit[];
 }
 
@@ -74,6 +82,12 @@ export function gather(
     }
     const unknown = query.slice(0, own).filter((term) => index.documentFrequency(term.term) === 0);
     const hits = query.length > 0 ? index.search(query, budget.retrieve) : [];
+    const carriedTerms = Array.from({ length: counted - own }, (_, k) => own + k);
+    const rare = carriedTerms.filter(
+      (i) =>
+        index.documentFrequency(query[i].term) > 0 &&
+        index.documentFrequency(query[i].term) <= index.size * TOPIC_WORD_SHARE,
+    );
     return {
       reading,
       query,
@@ -89,6 +103,7 @@ export function gather(
         unknown.some((term) => term.name || isEnglishWord(term.word) === false) ||
         namesNotFound(index, reading.question, hits),
       rarest,
+      topical: rare.length > 0 ? rare : carriedTerms,
       hits,
     };
   });
@@ -176,11 +191,13 @@ function namesNotFound(index: PassageIndex, question: string, hits: readonly Pas
 /**
  * A follow-up that carries the earlier question's words ("how do I undo it?") is about that
  * question's topic: a unit that holds none of those words answers the new words about something
- * else. True for a reading that carries nothing.
+ * else. Only the carried words that can tell a topic count (`topical`): "does it go into untracked
+ * folders too?" after a question about `git clean` is not kept on the topic by a unit about a mail
+ * folder that says "files" too. True for a reading that carries nothing.
  */
 export function keepsTopic(search: ReadingSearch, hit: PassageHit): boolean {
   if (search.counted <= search.own) return true;
-  return hit.matched.some((i) => i >= search.own && i < search.counted);
+  return hit.matched.some((i) => search.topical.includes(i));
 }
 
 /**

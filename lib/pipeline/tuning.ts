@@ -140,3 +140,11 @@ export const NEAREST_SCORE = 0.3;
  * conversation started from.
  */
 export const OPPOSITE_STATE_PENALTY = 0.3;
+
+// --- Follow-ups (converse9) ---
+/**
+ * Largest share of the passages a carried word may be found in and still tell what the earlier
+ * question was about (`ReadingSearch.topical`): the share understand/ uses for a name too common
+ * to tell what a turn is about.
+ */
+export const TOPIC_WORD_SHARE = 0.08;

@@ -175,8 +175,16 @@ type Rewritten = Omit<FollowUp, 'lastAnswer' | 'lastQuestion' | 'leansOn' | 'foc
 function rewriteWith(message: string, focus: Focus): Rewritten {
   const read = rewriteOnce(message, focus);
   if (read.kind !== 'pronoun' && read.kind !== 'ellipsis') return read;
-  const question = read.question.replace(LINKING_ADVERB, '$1').trim();
-  return /\p{L}/u.test(question) ? { ...read, question } : read;
+  return { ...read, question: withoutLinkingAdverb(read.question) };
+}
+
+/**
+ * A question without an adverb that links it to the turn before (see rewriteWith); unchanged
+ * where nothing else would be left.
+ */
+export function withoutLinkingAdverb(question: string): string {
+  const left = question.replace(LINKING_ADVERB, '$1').trim();
+  return /\p{L}/u.test(left) ? left : question;
 }
 
 /** An adverb that links a clause to what was said before, at the end of the clause (where it modifies the whole clause). */
@@ -362,14 +370,27 @@ function pointsBack(question: string): boolean {
           ? `${opening} `
           : ' ',
   );
+  // "That" after a noun phrase and before the verb of a clause ("the safety check that needs -f")
+  // is a relative pronoun: it stands for the noun before it, in the same message.
+  const pronounsLeft = pronouns.replace(RELATIVE_THAT, '$1 ');
   // The "it" of "is it possible to ..." stands for nothing.
-  const pointing = pronouns.replace(DUMMY_IT, (match) => match.replace(/\bit\b/i, ' '));
+  const pointing = pronounsLeft.replace(DUMMY_IT, (match) => match.replace(/\bit\b/i, ' '));
   if (!DEMONSTRATIVE.test(pointing)) return false;
   const words = contentWords(question.replace(DEMONSTRATIVE_PHRASE, ' '));
   // "it" stands for something more surely than "that" or "one" do, so a longer question with it
   // still leans on the conversation.
   return words <= (/\bit\b/i.test(pointing) ? 5 : 3);
 }
+
+/**
+ * A relative "that": a noun phrase opened by a determiner (its words content words, no auxiliary
+ * among them), then "that", then what opens a relative clause: an auxiliary or modal, a verb in
+ * -s or -ed, or an adverb that stands before a verb ("that only speak"). A demonstrative "that"
+ * is followed by its own noun or ends the clause ("does the script handle that case?", "… do
+ * that?"), so it is not taken.
+ */
+const RELATIVE_THAT =
+  /(\b(?:the|a|an|any|every|each|some|all|my|your|our)\s+(?:(?!(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had)\b)[\p{L}\p{N}_-]+\s+){1,3})that\s+(?=(?:is|are|was|were|does|do|did|doesn't|don't|isn't|aren't|can|can't|could|should|would|will|won't|has|have|had|may|might|must|only|still|also|never|always|just|already|usually|often|\p{L}+(?:s|ed))\b)/giu;
 
 /** The auxiliary or copula that opens a yes-no question. */
 const QUESTION_OPENERS = /^(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|had)$/i;
@@ -446,7 +467,10 @@ function askedInstead(previous: string, remainder: string): { question: string; 
     .replace(/[?.!]+$/, '')
     .replace(/\s+(?:instead|too|as well|then)$/i, '')
     .trim();
-  if (!previous || x === '' || QUESTION_WORD.test(x)) return null;
+  // A question word inside X makes X a question of its own ("for how much?"), except after a
+  // gerund, whose complement it opens ("seeing who last changed each line"): that is an action.
+  const gerund = /^\p{L}{3,}ing$/u.test(plain(x.split(/\s+/)[0] ?? ''));
+  if (!previous || x === '' || (QUESTION_WORD.test(x) && !gerund)) return null;
   const xWords = x.split(/\s+/);
   if (xWords.length > 6) return null;
   const { asked, inner } = partsOf(previous);

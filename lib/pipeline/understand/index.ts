@@ -4,7 +4,7 @@ import { searchTerm } from '../../retrieval/index.js';
 import type { Turn } from '../../sessions/index.js';
 import { previousPassage, quotedPassages } from '../around.js';
 import type { Knowledge } from '../types.js';
-import { type FollowUp, resolveFollowUp } from './follow-up.js';
+import { type FollowUp, resolveFollowUp, withoutLinkingAdverb } from './follow-up.js';
 import { asksForMadeUpText, madeUpTopic, type QuestionShape, shapeOf } from './shape.js';
 
 export type { FollowUp, FollowUpKind } from './follow-up.js';
@@ -78,8 +78,15 @@ export function understand(knowledge: Knowledge, message: string, history: reado
   if (followUp.kind === 'example' && prior >= 0 && hasExampleNear(passages, prior)) {
     return { kind: 'around', followUp, from: prior };
   }
+  // A follow-up as written is searched without the adverb that links it to the turn before
+  // ("how do I undo that later?"): the adverb points back as a pronoun does, and names nothing the
+  // documents say in this reading either ("later" found only "you won't get confused later").
+  const written =
+    followUp.kind === 'pronoun' || followUp.kind === 'ellipsis'
+      ? withoutLinkingAdverb(message)
+      : message.trim();
   const asWritten: Reading = {
-    question: message.trim(),
+    question: written,
     carried: '',
     shape: shapeOf(message),
     resolved: false,
