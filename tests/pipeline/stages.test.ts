@@ -59,7 +59,9 @@ const FAMILY = [
   'Tobin Quist kept the lighthouse because the harbour of Veldhaven had no other light.',
 ].join('\n');
 
-async function knowledgeOf(...documents: { format: 'markdown' | 'text' | 'html'; name: string; text: string }[]) {
+async function knowledgeOf(
+  ...documents: { format: 'markdown' | 'text' | 'html'; name: string; text: string }[]
+) {
   const services = embeddedServices({}, { random: () => 0.5 });
   for (const document of documents) await services.model.train(document);
   return services.model.knowledge();
