@@ -392,13 +392,17 @@ class HtmlReader {
       (row.children ?? []).filter((cell) => cell.name === 'td' || cell.name === 'th');
     const linkRows = rows.filter((row) => {
       const cells = cellsOf(row);
-      return cells.length > 0 && cells.every(isLinksOnly) && cells.some((cell) => hasLink(cell));
+      return (
+        cells.length > 0 &&
+        cells.every(isLinksOnly) &&
+        cells.some((cell) => linkOrBlank(cell) && textOf(cell) !== '')
+      );
     }).length;
     const textRows = rows.filter((row) => cellsOf(row).some((cell) => textOf(cell) !== '')).length;
     if (linkRows >= 3 && linkRows >= INDEX_TABLE_SHARE * textRows) return;
     let headers: string[] = [];
     for (const row of rows) {
-      const cells = (row.children ?? []).filter((cell) => cell.name === 'td' || cell.name === 'th');
+      const cells = cellsOf(row);
       if (cells.length === 0) continue;
       if (cells.every((cell) => cell.name === 'th') && headers.length === 0) {
         headers = cells.map((cell) => textOf(cell));
@@ -517,13 +521,16 @@ function isLinkList(node: HtmlNode): boolean {
     items.length > 0 &&
     items.every((item) =>
       (item.children ?? []).every((child) =>
-        child.name === 'ul' || child.name === 'ol' ? isLinkList(child) : isLinksOnly(child) && hasLink(child),
+        child.name === 'ul' || child.name === 'ol'
+          ? isLinkList(child)
+          : isLinksOnly(child) && linkOrBlank(child),
       ),
     )
   );
 }
 
-function hasLink(node: HtmlNode): boolean {
+/** Whether a node holds a link (white space between links passes too). */
+function linkOrBlank(node: HtmlNode): boolean {
   return node.type === 'text'
     ? (node.data ?? '').trim() === ''
     : find(node, (child) => child.name === 'a') !== undefined;
