@@ -19,6 +19,7 @@ import {
   UNIT_KIND_BONUS,
 } from './tuning.js';
 import type { UnitWanted } from './understand/index.js';
+import { definedTerm, normalTerm } from './understand/shape.js';
 import { DEFAULT, REASON } from './wording.js';
 
 /** A candidate unit judged as evidence for one reading of the message. */
@@ -379,28 +380,6 @@ function flagsIn(message: string): string[] {
     ...message.matchAll(/(?:^|[\s(`"'])([A-Za-z][\w]*(?:[_.][\w]+)+|[a-z]+[A-Z]\w*)(?=[\s)`"'?.,!:;]|$)/g),
   ].map((match) => match[1].replace(/\.$/, ''));
   return [...options, ...identifiers];
-}
-
-/**
- * What a definition question asks about: "What is a bare repository?" -> "bare repository", "What
- * are hooks?" -> "hooks"; null for other questions or a subject longer than four words.
- */
-function definedTerm(message: string): string | null {
-  const match = /^\s*what(?:'s|\s+is|\s+are)\s+(?:an?\s+|the\s+)?([^?]+?)\s*\??\s*$/i.exec(message);
-  if (!match) return null;
-  const subject = normalTerm(match[1]);
-  const words = subject.split(' ').length;
-  return subject !== '' && words <= 4 ? subject : null;
-}
-
-/** A term as a name and a question both write it: lower case, no code marks or quotes, singular. */
-function normalTerm(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[`"'“”‘’*_]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/(?<=[a-z]{3})s$/, '');
 }
 
 /** True when an entry's name is the term (any of its comma-separated spellings). */

@@ -151,3 +151,30 @@ const VERBISH = new Set(
     ' ',
   ),
 );
+
+/**
+ * What a definition question asks about, as written: "What is a bare repository?" -> "bare
+ * repository", "What are hooks?" -> "hooks"; null for other questions or a subject longer than
+ * four words.
+ */
+function definitionSubject(message: string): string | null {
+  const match = /^\s*what(?:'s|\s+is|\s+are)\s+(?:an?\s+|the\s+)?([^?]+?)\s*\??\s*$/i.exec(message);
+  const subject = match?.[1].trim() ?? '';
+  return subject !== '' && subject.split(/\s+/).length <= 4 ? subject : null;
+}
+
+/** The subject of a definition question in the form names are compared in (`normalTerm`). */
+export function definedTerm(message: string): string | null {
+  const subject = definitionSubject(message);
+  return subject === null ? null : normalTerm(subject) || null;
+}
+
+/** A term as a name and a question both write it: lower case, no code marks or quotes, singular. */
+export function normalTerm(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[`"'“”‘’*_]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/(?<=[a-z]{3})s$/, '');
+}
