@@ -495,15 +495,7 @@ function isNavigation(node: HtmlNode): boolean {
   if (node.name !== 'p') return false;
   const links = findAll(node, (child) => child.name === 'a' && child.attribs?.href !== undefined);
   // Outside its links it says no more than where they lead ("Next:", "Up:", "[", "]").
-  const outside = (child: HtmlNode): string =>
-    child.name === 'a'
-      ? ''
-      : child.type === 'text'
-        ? (child.data ?? '')
-        : isDropped(child)
-          ? ''
-          : (child.children ?? []).map(outside).join('');
-  const rest = outside(node).replace(
+  const rest = textOutsideLinks(node).replace(
     /\b(?:next|previous|prev|up|contents|index|top)\b|[\s\p{P}\p{S}]/giu,
     '',
   );
@@ -538,14 +530,15 @@ function linkOrBlank(node: HtmlNode): boolean {
 
 /** A cell of a navigation table: nothing but links (or nothing at all). */
 function isLinksOnly(cell: HtmlNode): boolean {
-  const outside = (node: HtmlNode): string =>
-    node.name === 'a'
-      ? ''
-      : node.type === 'text'
-        ? (node.data ?? '')
-        : (node.children ?? []).map(outside).join('');
   // Punctuation beside the links ("<a>.</a>:", "[<a>Contents</a>]") says nothing of its own either.
-  return outside(cell).replace(/[\s\p{P}]/gu, '') === '';
+  return textOutsideLinks(cell).replace(/[\s\p{P}]/gu, '') === '';
+}
+
+/** The text of a subtree outside its links (furniture left out). */
+function textOutsideLinks(node: HtmlNode): string {
+  if (node.name === 'a' || isDropped(node)) return '';
+  if (node.type === 'text') return node.data ?? '';
+  return (node.children ?? []).map(textOutsideLinks).join('');
 }
 
 /** The text inside a <pre>, line breaks kept. */
