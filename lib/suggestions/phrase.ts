@@ -29,7 +29,7 @@ const TITLE_SMALL_WORD =
 const POST_HEAD = /^(?:of|for|to|in|on|with|without|from|by|at|into|between|under|over|as|versus|vs)$/i;
 /** Words after an imperative or a gerund that show it takes an object ("Reset your password"). */
 const OBJECT_START =
-  /^(?:the|a|an|your|my|our|their|its|this|that|these|those|to|up|out|with|from|in|on|for)$/i;
+  /^(?:the|a|an|your|my|our|their|its|this|that|these|those|to|up|out|with|from|in|on|for|what|which|who|how|where|when|whether|if)$/i;
 const DETERMINER = /^(?:the|a|an|your|my|our|their|its|this|that|these|those)$/i;
 const LONGEST_HEADING = 70;
 /**
@@ -97,6 +97,14 @@ function fromPlainHeading(clean: string, isName: IsName): string | undefined {
     );
   const howTo = /^how to\s+(.+)$/i.exec(clean);
   if (howTo) return `How do I ${asAsker(howTo[1]!)}?`;
+  // "About this service", "About us": the heading names its topic after "about", and a visitor
+  // asks what there is to know about it.
+  const about = /^about\s+(.+)$/i.exec(clean);
+  if (about) return `What can you tell me about ${asAsker(about[1]!)}?`;
+  // An embedded question as a heading keeps a statement's order ("How replies are made", "What
+  // the service cannot do"); asked, English puts its auxiliary before the subject.
+  const embedded = asDirectQuestion(words);
+  if (embedded) return embedded;
   if (QUESTION_WORD.test(clean)) return `${clean}?`;
   if (words.some((word) => NEGATION.test(word)) || words.slice(1).some((word) => FINITE_VERB.test(word))) {
     return undefined;
@@ -172,4 +180,37 @@ function baseOfGerund(gerund: string): string | undefined {
   const candidates = [stem, `${stem}e`];
   if (/([b-df-hj-np-tv-z])\1$/.test(stem)) candidates.push(stem.slice(0, -1));
   return candidates.find((candidate) => candidate.length > 1 && hasSense('verb', candidate));
+}
+
+/** A wh-word or "how", the words of an embedded question's subject, then its auxiliary. */
+const WH_WORD = /^(?:what|why|when|where|who|which|how)$/i;
+const AUXILIARY = /^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might|must|cannot)$/i;
+
+/**
+ * "How replies are made" -> "How are replies made?", "What the service cannot do" -> "What can't
+ * the service do?": a wh-word, a subject of one to four words, then an auxiliary. A heading
+ * whose auxiliary follows the wh-word ("How is a row stored") is already a question.
+ */
+function asDirectQuestion(words: readonly string[]): string | undefined {
+  if (!WH_WORD.test(words[0] ?? '')) return undefined;
+  const at = words.findIndex((word, i) => i > 0 && AUXILIARY.test(word));
+  if (at >= 2 && at <= 5) {
+    const auxiliary = words[at]!.toLowerCase();
+    const moved = auxiliary === 'cannot' ? "can't" : auxiliary;
+    // A form of "do" or "have" at the end is the main verb: "What the parser does" asks "What
+    // does the parser do?", which needs the verb again.
+    if (at === words.length - 1 && /^(?:do|does|did)$/.test(auxiliary))
+      return `${[words[0], auxiliary, ...words.slice(1, at), 'do'].join(' ')}?`;
+    if (at === words.length - 1 && /^(?:has|have|had)$/.test(auxiliary)) return undefined;
+    return `${[words[0], moved, ...words.slice(1, at), ...words.slice(at + 1)].join(' ')}?`;
+  }
+  // No auxiliary: a verb in -s after the subject takes "does" ("How it works" -> "How does it work?").
+  if (at >= 0) return undefined;
+  const verb = words.findIndex((word, i) => i >= 2 && i <= 4 && /^[a-z]+s$/.test(word) && !/ss$/.test(word));
+  if (verb < 0) return undefined;
+  const base = [words[verb]!.slice(0, -1), words[verb]!.slice(0, -2)].find(
+    (stem) => stem.length > 1 && hasSense('verb', stem),
+  );
+  if (!base) return undefined;
+  return `${[words[0], 'does', ...words.slice(1, verb), base, ...words.slice(verb + 1)].join(' ')}?`;
 }

@@ -54,6 +54,18 @@ describe('questions from headings', () => {
     // Set in capitals, as manual pages set their section titles.
     ['DIFF FORMATTING', 'What is the diff formatting?'],
     ['SPLITTING COMMITS', 'How do I split commits?'],
+    // "About X" names its topic after "about".
+    ['About this service', 'What can you tell me about this service?'],
+    ['About your account', 'What can you tell me about my account?'],
+    // An embedded question keeps a statement's order; asked, the auxiliary comes first, or "does".
+    ['How replies are made', 'How are replies made?'],
+    ['Where data is kept', 'Where is data kept?'],
+    ['What the service cannot do', "What can't the service do?"],
+    ['What the parser does', 'What does the parser do?'],
+    ['How it works', 'How does it work?'],
+    ['What happens next', 'What happens next?'],
+    // A verb whose object is an embedded question is an action.
+    ['See what visitors asked', 'How do I see what visitors asked?'],
   ])('phrases "%s" as "%s"', (heading, question) => {
     expect(questionFromHeading(heading)).toBe(question);
   });
