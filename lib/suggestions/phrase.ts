@@ -184,7 +184,8 @@ function baseOfGerund(gerund: string): string | undefined {
 
 /** A wh-word or "how", the words of an embedded question's subject, then its auxiliary. */
 const WH_WORD = /^(?:what|why|when|where|who|which|how)$/i;
-const AUXILIARY = /^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might|must|cannot)$/i;
+const AUXILIARY =
+  /^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might|must|cannot)$/i;
 
 /**
  * "How replies are made" -> "How are replies made?", "What the service cannot do" -> "What can't
