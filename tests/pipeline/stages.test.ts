@@ -411,6 +411,40 @@ describe('extract', () => {
     expect(hedged.answer).toBeNull();
   });
 
+  it('shows, in a closest-passage reply, the best unit of another section as a second place to look', async () => {
+    const knowledge = await knowledgeOf({
+      format: 'markdown',
+      name: 'tool.md',
+      text: [
+        '# tool',
+        '',
+        '## Snapshots',
+        '',
+        'Old snapshots pile up in the cache folder of the tool over the months.',
+        '',
+        '## Pruning',
+        '',
+        'The prune command clears old snapshots that no branch of the tool refers to.',
+        '',
+      ].join('\n'),
+    });
+    const question = 'How do I clear old snapshots from the cache?';
+    const searches = gather(knowledge.passages, [readingOf(question)], evidenceBudgets.expert, false);
+    const ranked = rank(knowledge.passages, searches, question);
+    const sections = (sources: { section?: string }[]) => sources.map((source) => source.section);
+    const hedged = extract(knowledge.model, knowledge.passages, searches[0], ranked, ranked[0], {
+      budget: evidenceBudgets.expert,
+      hedged: true,
+    });
+    expect(sections(hedged.sources)).toEqual(['tool > Pruning', 'tool > Snapshots']);
+    expect(hedged.text).toMatch(/pile up in the cache folder/);
+    // Stated as the answer, a unit without the question's rarest word is not cited beside it.
+    const stated = extract(knowledge.model, knowledge.passages, searches[0], ranked, ranked[0], {
+      budget: evidenceBudgets.expert,
+    });
+    expect(sections(stated.sources)).toEqual(['tool > Pruning']);
+  });
+
   it('leaves out a later snippet that does not fit maxTokens, never half of it', async () => {
     const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
     const question = 'How long may a request take?';

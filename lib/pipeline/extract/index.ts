@@ -84,7 +84,7 @@ export function extract(
   // A closest-passage reply states no short answer, but the best unit's own line that names the
   // likeliest one is shown with it (as it is for an answer), so the reader can judge.
   const shown = answer ?? (request.hedged ? confidentAnswer(candidates) : null);
-  const cited = citedEvidence(index, evidence, best, answer, request.budget.cite, shape);
+  const cited = citedEvidence(index, evidence, best, answer, request.budget.cite, shape, request.hedged === true);
 
   const snippets: { text: string; block: boolean }[] = [];
   const sources: Source[] = [];
@@ -122,6 +122,7 @@ function citedEvidence(
   answer: string | null,
   cite: number,
   shape: QuestionShape,
+  hedged: boolean,
 ): Evidence[] {
   const floor = best.rank * FURTHER_CITATION_SHARE;
   const eligible = [
@@ -130,6 +131,16 @@ function citedEvidence(
       (item) => item !== best && item.coverage >= ANSWER_COVERAGE && item.hasRarest && item.rank >= floor,
     ),
   ];
+  // A closest passage is not known to answer, and the unit that does is often the best of
+  // another section (the asker's words led the search a little astray): the reader is shown that
+  // one too, when it scores nearly as well, as a second place to look.
+  if (hedged && eligible.length < 2) {
+    const section = index.sectionIdOf(best.hit.id);
+    const other = evidence.find(
+      (item) => item !== best && index.sectionIdOf(item.hit.id) !== section && item.rank >= floor,
+    );
+    if (other) eligible.push(other);
+  }
   if (!answer) return eligible.slice(0, cite);
   const holds = (id: number) => id >= 0 && includesWord(index.text(id), answer);
   const bearer = evidence.find(
