@@ -84,7 +84,15 @@ export function extract(
   // A closest-passage reply states no short answer, but the best unit's own line that names the
   // likeliest one is shown with it (as it is for an answer), so the reader can judge.
   const shown = answer ?? (request.hedged ? confidentAnswer(candidates) : null);
-  const cited = citedEvidence(index, evidence, best, answer, request.budget.cite, shape, request.hedged === true);
+  const cited = citedEvidence(
+    index,
+    evidence,
+    best,
+    answer,
+    request.budget.cite,
+    shape,
+    request.hedged === true,
+  );
 
   const snippets: { text: string; block: boolean }[] = [];
   const sources: Source[] = [];
