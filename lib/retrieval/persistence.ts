@@ -6,10 +6,11 @@ import type { PostingLists } from './postings.js';
 /**
  * Bumped whenever the terms or the layout change (2: irregular past forms indexed under their base
  * form; 3: sections with heading paths, block kinds and their extras; 4: the passages as columns,
- * their texts as one run of UTF-8 bytes; 5: each section's document id and citation URL). Versions 2
- * to 4 are still read.
+ * their texts as one run of UTF-8 bytes; 5: each section's document id and citation URL; 6: a
+ * letter with "#" or "++" also indexed as one term, "c#"). Versions 2 to 5 are still read (an
+ * index of version 5 only lacks those terms: such a name is then not found until it is retrained).
  */
-const FORMAT_VERSION = 5;
+const FORMAT_VERSION = 6;
 const HAS_MARKDOWN = 1;
 const HAS_NAME = 2;
 const HAS_LANG = 4;
@@ -84,7 +85,7 @@ export function deserializePassageIndex(bytes: Uint8Array): PassageIndex {
   const version = input.uint();
   if (version === 2) return readVersion2(input);
   if (version === 3) return readVersion3(input);
-  if (version !== FORMAT_VERSION && version !== 4)
+  if (version !== FORMAT_VERSION && version !== 4 && version !== 5)
     throw new RangeError(`passage index format ${version} is not supported`);
   const index = new PassageIndex();
   const sizes = readSections(input, index, version >= 5);

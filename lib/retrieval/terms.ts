@@ -66,17 +66,34 @@ export function distinctTermsOf(text: string): readonly string[] {
  */
 export function termsOf(text: string): string[] {
   const terms: string[] = [];
-  for (const token of tokenize(text)) {
+  const tokens = tokenize(text);
+  tokens.forEach((token, at) => {
     const term = searchTerm(token);
-    if (!term) continue;
+    if (!term) return;
     terms.push(term);
-    if (!CAMEL_CASE.test(token)) continue;
+    const joined = letterName(tokens, at);
+    if (joined) terms.push(joined);
+    if (!CAMEL_CASE.test(token)) return;
     for (const part of token.match(CAMEL_PARTS) ?? []) {
       const inner = searchTerm(part);
       if (inner && inner !== term) terms.push(inner);
     }
-  }
+  });
   return terms;
+}
+
+/**
+ * A name made of one letter and "#" or "++" ("C#", "F#", "C++", "G++"): the tokenizer splits off
+ * the signs, so "C#" would be searched as the letter "c" and found in any text about C. The name
+ * is a term of its own beside the letter's (what a text about C++ says of C is still found for
+ * "C"), so a question about C# on documents that never name it finds it never taught.
+ */
+export function letterName(tokens: readonly string[], at: number): string | null {
+  const token = tokens[at]!;
+  if (token.length !== 1 || !/[A-Za-z]/.test(token)) return null;
+  if (tokens[at + 1] === '#') return `${token.toLowerCase()}#`;
+  if (tokens[at + 1] === '+' && tokens[at + 2] === '+') return `${token.toLowerCase()}++`;
+  return null;
 }
 
 /** A lower-case letter followed by a capital: a camelCase identifier ("bodyLimit", "onRequest"). */
@@ -105,13 +122,19 @@ const REQUEST_WORDS = new Set(
 export function queryTermsOf(text: string, weight = 1): QueryTerm[] {
   const seen = new Set<string>();
   const terms: QueryTerm[] = [];
-  tokenize(text).forEach((token, position) => {
+  const tokens = tokenize(text);
+  tokens.forEach((token, position) => {
     if (REQUEST_WORDS.has(foldCase(token))) return;
     const term = searchTerm(token);
     if (!term || seen.has(term)) return;
     seen.add(term);
     const name = /\p{N}/u.test(token) || (position > 0 && /^\p{Lu}/u.test(token));
     terms.push({ term, word: foldCase(token).replace(POSSESSIVE, ''), weight, name });
+    const joined = letterName(tokens, position);
+    if (joined && !seen.has(joined)) {
+      seen.add(joined);
+      terms.push({ term: joined, word: joined, weight, name: true });
+    }
   });
   return terms;
 }

@@ -326,6 +326,20 @@ describe('judge', () => {
   });
 });
 
+describe('judge: names the documents never use', () => {
+  it('does not answer a question about C# from a text about C', async () => {
+    const knowledge = await knowledgeOf({
+      format: 'markdown',
+      name: 'c.md',
+      text: '# Functions in C\n\nA function pointer in C holds the address of a function, so a C program can pass a function to another function as a delegate does.\n',
+    });
+    expect(ask(knowledge, 'What is a function pointer in C?').confidence.level).toBe('answer');
+    const reply = ask(knowledge, 'What is a C# delegate?');
+    expect(reply.confidence.level).toBe('none');
+    expect(reply.thought).toMatch(/never taught: c#/);
+  });
+});
+
 describe('extract', () => {
   it("carries the unit's name from its heading into the reply, answer first", async () => {
     const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });

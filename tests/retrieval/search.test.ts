@@ -91,4 +91,17 @@ describe('PassageIndex.search', () => {
       2,
     );
   });
+
+  it('searches a letter with "#" or "++" as a name of its own, beside the letter', () => {
+    expect(queryTermsOf('What is a C# delegate?').map((term) => term.term)).toEqual(['c', 'c#', 'deleg']);
+    expect(queryTermsOf('Is C++ supported?').find((term) => term.term === 'c++')?.name).toBe(true);
+    const index = new PassageIndex();
+    index.addChunk(1, 'Pointers in C are addresses of memory.');
+    index.addChunk(2, 'A C++ reference is another name for an object.');
+    expect(index.idf('c#')).toBe(index.idf(''));
+    const cpp = index.search(queryTermsOf('What is a C++ reference?'), 2);
+    expect(index.text(cpp[0]!.id)).toContain('C++ reference');
+    // The letter alone still finds both.
+    expect(index.search(queryTermsOf('C'), 2)).toHaveLength(2);
+  });
 });
