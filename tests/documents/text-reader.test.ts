@@ -396,6 +396,27 @@ describe('the text reader', () => {
     expect(plainTextOf(document)).toBe(verses);
   });
 
+  it('reads a sentence broken around a command set on its own line as one paragraph', () => {
+    const text = [
+      '5.8. How can I check which release I am running?',
+      '',
+      '   In order to make sure that your system was installed from a real',
+      '   release, use the',
+      '',
+      '   release-info -a',
+      '',
+      '   command. It will display the name of the release and its version.',
+      '',
+      '   Each release has a codename, and the codename never changes.',
+      '',
+    ].join('\n');
+    const blocks = read(text).flatMap((section) => section.blocks);
+    expect(blocks.map((block) => block.text)).toEqual([
+      'In order to make sure that your system was installed from a real release, use the release-info -a command. It will display the name of the release and its version.',
+      'Each release has a codename, and the codename never changes.',
+    ]);
+  });
+
   const kjv = join(KJV_DIR, 'kjv.raw.txt');
   it('reads the KJV as one line block per verse, and reports how long it took', () => {
     const text = readFileSync(kjv, 'utf8');

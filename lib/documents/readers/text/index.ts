@@ -74,7 +74,7 @@ class TextReader {
       if (this.options.pages) this.builder.setPage(line.page);
       i = this.readAt(i);
     }
-    return this.builder.finish();
+    return this.builder.finish().map(joinBrokenSentences);
   }
 
   /** Headings first, so a table of contents listing them can be recognised and dropped. */
@@ -419,4 +419,54 @@ function startsListing(lines: readonly SourceLine[], i: number): boolean {
   if (!first || i + first.lines >= lines.length) return false;
   const second = termAt(lines, i + first.lines);
   return second !== undefined && second.descriptionIndent === first.descriptionIndent;
+}
+
+/** Most words of a line set apart inside a sentence: a command, a file name, a value. */
+const SET_APART_WORDS = 6;
+
+/**
+ * A sentence broken around a line set apart, as text renderings of manuals print an inline
+ * command on a line of its own ("… use the" / "lsb_release -a" / "command. It will display …"):
+ * prose never ends without a mark, and a sentence never begins in lower case, so a paragraph that
+ * ends on a word goes on in the short line after it, and a paragraph that begins in lower case
+ * finishes it. They are one paragraph, so the sentence is read (and quoted) whole.
+ */
+function joinBrokenSentences(section: Section): Section {
+  const blocks: Block[] = [];
+  // The paragraphs that took in a line set apart: the sentence they hold may go on after it.
+  const open = new Set<Block>();
+  for (const block of section.blocks) {
+    const last = blocks[blocks.length - 1];
+    if (last && breaksOff(last) && isSetApart(block)) {
+      const joined = { ...last, text: `${last.text} ${block.text}` };
+      blocks[blocks.length - 1] = joined;
+      open.add(joined);
+      continue;
+    }
+    if (
+      last &&
+      open.has(last) &&
+      (block.kind === 'paragraph' || block.kind === 'line') &&
+      /^\p{Ll}/u.test(block.text)
+    ) {
+      blocks[blocks.length - 1] = { ...last, kind: 'paragraph', text: `${last.text} ${block.text}` };
+      continue;
+    }
+    blocks.push(block);
+  }
+  return blocks.length === section.blocks.length ? section : { ...section, blocks };
+}
+
+/** A short line with no mark at its end: a command or a name set apart inside a sentence. */
+function isSetApart(block: Block): boolean {
+  return (
+    (block.kind === 'line' || block.kind === 'paragraph') &&
+    block.text.split(/\s+/).length <= SET_APART_WORDS &&
+    !/[.!?:;,]$/.test(block.text)
+  );
+}
+
+/** Prose of a few words or more that ends on a word, not a mark: its sentence goes on. */
+function breaksOff(block: Block): boolean {
+  return block.kind === 'paragraph' && /\p{Ll}$/u.test(block.text) && block.text.split(/\s+/).length >= 4;
 }
