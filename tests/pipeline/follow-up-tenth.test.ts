@@ -167,3 +167,56 @@ describe('a reading that carries a turn shown in other words', () => {
     expect(read.lastShown).toBe('How do I close all the others? (How do I split the window side by side?)');
   });
 });
+
+/** A short family story: who married whom, her brother, her sons. */
+const FAMILY = `# The family
+
+## The marriage
+
+Isaac took Rebekah, and she became his wife.
+
+## Her brother
+
+Rebekah had a brother, and his name was Laban. Laban kept the sheep of the valley.
+
+Laban had twin sons too, and their names were Beor and Bela.
+
+## Her sons
+
+Rebekah bore twin sons: the first was Esau, and the second was Jacob.
+`;
+
+describe('the answer to a "who" question about a role of natural gender', () => {
+  const history = [
+    { role: 'user' as const, content: 'Who became the wife of Isaac?' },
+    { role: 'assistant' as const, content: 'Rebekah. Isaac took Rebekah, and she became his wife. [1]' },
+    { role: 'user' as const, content: 'Who was her brother?' },
+    { role: 'assistant' as const, content: 'Laban. Rebekah had a brother, and his name was Laban. [1]' },
+  ];
+
+  it('has that gender: "her" after "Laban" (the brother) stands for Rebekah', () => {
+    const read = resolveFollowUp('And her twin sons?', history);
+    expect(read.question).toBe("Who were Rebekah's twin sons?");
+    const his = resolveFollowUp('And his sheep?', history);
+    expect(his.question).toMatch(/Laban's sheep/);
+  });
+
+  let services: Services;
+  beforeAll(async () => {
+    services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'family.md', text: FAMILY });
+  });
+
+  for (const way of ['A', 'B'] as const) {
+    it(`Variant ${way}: reads "and her twin sons?" about Rebekah, not about her brother`, async () => {
+      const chat = conversation(services, way);
+      expect((await chat('Who became the wife of Isaac?')).text).toMatch(/Rebekah/);
+      expect((await chat('Who was her brother?')).text).toMatch(/Laban/);
+      const sons = await chat('And her twin sons?');
+      // As written, "twin sons" fits Laban's as well: only the reading against the conversation
+      // tells whose, and "her" cannot stand for the brother.
+      expect(sons.text).toMatch(/^Esau\. Rebekah bore twin sons/);
+      expect(readAs(sons.thought)).toBe("Who were Rebekah's twin sons?");
+    });
+  }
+});

@@ -439,7 +439,10 @@ function framed(fragment: string, previous: string): string {
   if (/\b(?:who|what|where|when|which|how|why)\b/i.test(text)) return `${text}?`;
   const head = text.split(/\s+/).pop()?.toLowerCase() ?? '';
   const past = /^\w+\s+(?:was|were|did)\b/i.test(previous);
-  const verb = past ? 'was' : 'is';
+  // The verb agrees with the fragment's head: "Who were Rebekah's twin sons?" (a plural noun ends
+  // in -s, not in -ss, -us or -is, which are singular: "class", "status", "analysis").
+  const plural = /^\p{L}*[^\Wsui]s$/u.test(head) || /^(?:children|men|women|people)$/.test(head);
+  const verb = plural ? (past ? 'were' : 'are') : past ? 'was' : 'is';
   return PERSON_NOUNS.test(head) ? `Who ${verb} ${text}?` : `What ${verb} ${text}?`;
 }
 
