@@ -202,12 +202,13 @@ function answerQuestion(
   const search = searches[best?.reading ?? 0];
   const resolved = search.reading.resolved;
   // A pronoun left in place is read with the earlier question's words: both say what was asked.
-  const question = search.reading.carried
-    ? `${search.reading.question} (following “${search.reading.carried}”)`
-    : search.reading.question;
+  // Where the searched reading is no whole question, the user is shown its wording as one.
+  const { shown, carried } = search.reading;
+  const question =
+    shown ?? (carried ? `${search.reading.question} (following “${carried}”)` : search.reading.question);
   const readAs = resolved ? { readAs: question, leansOn: understood.followUp.leansOn } : {};
   const readNote = resolved
-    ? `read as: "${search.reading.question}"${search.reading.carried ? ` (with "${search.reading.carried}")` : ''}, leaning on turn ${understood.followUp.leansOn} ("${understood.followUp.lastQuestion}")`
+    ? `read as: "${shown ?? search.reading.question}"${carried && !shown ? ` (with "${carried}")` : ''}, leaning on turn ${understood.followUp.leansOn} ("${understood.followUp.lastShown ?? understood.followUp.lastQuestion}")`
     : '';
   const trace: SearchTrace = {
     searched: search.query.map((term) => term.word),
@@ -283,7 +284,7 @@ function aroundReply(
       sources: around.sources,
       context: around.sources,
       confidence: { score: 1, level: 'answer' },
-      thought: `read as: ${followUp.kind} about the answer to turn ${followUp.leansOn} ("${followUp.lastQuestion}") · ${around.thought}`,
+      thought: `read as: ${followUp.kind} about the answer to turn ${followUp.leansOn} ("${followUp.lastShown ?? followUp.lastQuestion}") · ${around.thought}`,
     };
   }
   const text =

@@ -906,7 +906,8 @@ The prompt string is shown before each command is read.
     // "anyway" was never taught: searched, it would count against every unit, and the message
     // would find nothing to say.
     expect(next.kind).not.toBe('unknown');
-    expect(next.readAs).toMatch(/^If I want to overwrite it\? \(following/);
+    // Shown as a whole question (searched: "If I want to overwrite it?" with the earlier words).
+    expect(next.readAs).toBe('What if I want to overwrite it?');
     expect(next.text).toMatch(/noclobber/);
     expect(next.leansOn).toBe(1);
   });

@@ -90,6 +90,32 @@ function genderIn(text: string, name: string): Gender | undefined {
   return undefined;
 }
 
+/**
+ * The gender of whoever a "who" question asks for by a role of natural gender ("Who was
+ * Rebekah's brother?", "Who was the father of Jacob?", "Who were her sons?"): the short answer
+ * names who fills the role ("Laban."), so a later "she" or "her" cannot stand for that name
+ * ("And her twin sons?" asks about Rebekah's, not Laban's).
+ */
+function roleGender(question: string): Gender | undefined {
+  const role =
+    /^\s*who\s+(?:is|was|are|were)\s+(?:the\s+|\p{L}+['’]s?\s+|his\s+|her\s+|their\s+)(?:\p{L}+\s+)?(\p{L}+)(?:\s+of\b|\s*\?)/iu.exec(
+      question,
+    )?.[1];
+  if (!role) return undefined;
+  const singular = role.toLowerCase().replace(/s$/, '');
+  if (
+    new RegExp(`^(?:${MALE_NOUNS})$`).test(singular) ||
+    new RegExp(`^(?:${MALE_NOUNS})$`).test(role.toLowerCase())
+  )
+    return 'male';
+  if (
+    new RegExp(`^(?:${FEMALE_NOUNS})$`).test(singular) ||
+    new RegExp(`^(?:${FEMALE_NOUNS})$`).test(role.toLowerCase())
+  )
+    return 'female';
+  return undefined;
+}
+
 /** Adds what a reply was about: its short answer (of the kind the question asked), then the names it quotes. */
 export function noteAnswer(
   focus: Focus,
@@ -99,7 +125,8 @@ export function noteAnswer(
 ): void {
   focus.lastAnswer = answer;
   const lead = LEAD.exec(answer)?.[1];
-  if (lead && !NOT_NAMES.has(lead.toLowerCase())) add(focus, lead, askedFor, ANSWER_WEIGHT);
+  if (lead && !NOT_NAMES.has(lead.toLowerCase()))
+    add(focus, lead, askedFor, ANSWER_WEIGHT, roleGender(focus.lastQuestion));
   // Names the question already gave are not new in the reply.
   const asked = focus.lastQuestion.toLowerCase();
   // The names of the first quoted passage; later citations are context.

@@ -37,6 +37,14 @@ export interface FollowUp {
   lastQuestion: string;
   /** The name the earlier reply answered with, where "it" was read as that name ("buster"). */
   named?: string;
+  /**
+   * The resolved reading worded as a whole English question, where `question` (what is searched)
+   * is not one ("With TLS?", "How do I undo redo it in Vim?"); shown to the user as what the
+   * message was read as. Absent where `question` reads as one already.
+   */
+  shown?: string;
+  /** The earlier question as it was shown (`lastQuestion` worded as a whole question), where it differs. */
+  lastShown?: string;
   /** 1-based number of the user turn it leans on; 0 when it stands alone. */
   leansOn: number;
   focus: Focus;
@@ -117,6 +125,9 @@ export function resolveFollowUp(
   if (history.length === 0 || rewriteWith(message, LEANING_PROBE).kind === 'none') return alone;
   const exchanges = exchangesOf(history);
   let leansOn = 0;
+  // The turn asked last as it was shown (worded as a whole question), where that differs from
+  // how it was searched: the next message is shown as read against that wording.
+  let shownLast: string | undefined;
   const from = Math.max(0, exchanges.length - EXCHANGES);
   for (let at = from; at < exchanges.length; at++) {
     const { question, answer } = exchanges[at];
@@ -129,6 +140,10 @@ export function resolveFollowUp(
       read.carried && (read.kind === 'pronoun' || read.kind === 'ellipsis')
         ? `${read.question} (${read.leanedOn ?? (partsOf(read.carried).inner || read.carried)})`
         : read.question;
+    const shownStandalone =
+      read.shown && (read.kind === 'pronoun' || read.kind === 'ellipsis')
+        ? `${read.shown} (${read.leanedOn ?? (partsOf(read.carried).inner || read.carried || partsOf(focus.lastQuestion).asked)})`
+        : undefined;
     // Small talk and replies that quote no passage ("hello", "thanks", "I don't know") leave the
     // focus as it was. A reply cut by a length limit may have lost its [n], so the passage decides.
     const topic = topicOfAnswer(answer);
@@ -140,26 +155,37 @@ export function resolveFollowUp(
         noteQuestion(focus, standalone, isCommon);
         focus.lastAnswer = '';
         leansOn = at + 1;
+        shownLast = shownStandalone;
       }
       continue;
     }
     noteQuestion(focus, standalone, isCommon);
+    shownLast = shownStandalone;
     noteAnswer(focus, answer, kindAskedFor(shapeOf(standalone).kind), isCommon);
     if (topic) noteTopic(focus, topic);
     leansOn = at + 1;
   }
   decay(focus);
   const rewritten = rewriteWith(message, focus);
+  if (shownLast && rewritten.kind !== 'none') {
+    const again = rewriteWith(message, { ...focus, lastQuestion: shownLast });
+    const shown = again.shown ?? again.question;
+    // Carrying the earlier question whole, the reading is shown as its own question: the turn it
+    // leans on is shown beside it (as worded for the user), not the searched wording of that turn.
+    if (shown !== rewritten.question || rewritten.carried === focus.lastQuestion) rewritten.shown = shown;
+    else delete rewritten.shown;
+  }
   return {
     ...rewritten,
     lastAnswer: focus.lastAnswer,
     lastQuestion: focus.lastQuestion,
+    ...(shownLast && rewritten.kind !== 'none' ? { lastShown: wholeShown(shownLast) } : {}),
     leansOn: rewritten.kind === 'none' ? 0 : leansOn,
     focus,
   };
 }
 
-type Rewritten = Omit<FollowUp, 'lastAnswer' | 'lastQuestion' | 'leansOn' | 'focus'> & {
+type Rewritten = Omit<FollowUp, 'lastAnswer' | 'lastQuestion' | 'lastShown' | 'leansOn' | 'focus'> & {
   /** The question a pronoun leaned on, whole, where the words carried are only part of it. */
   leanedOn?: string;
 };
@@ -175,8 +201,110 @@ type Rewritten = Omit<FollowUp, 'lastAnswer' | 'lastQuestion' | 'leansOn' | 'foc
 function rewriteWith(message: string, focus: Focus): Rewritten {
   const read = rewriteOnce(message, focus);
   if (read.kind !== 'pronoun' && read.kind !== 'ellipsis') return read;
-  return { ...read, question: withoutLinkingAdverb(read.question) };
+  const question = withoutLinkingAdverb(read.question);
+  const shown = shownReading(message, question, read.carried, focus.lastQuestion);
+  return { ...read, question, ...(shown && shown !== question ? { shown } : {}) };
 }
+
+/**
+ * The resolved reading worded as a whole question for the user to read, where what is searched
+ * is not one: the search keeps the words the earlier rules settled on (measured: carrying them
+ * differently cost held-out answers, see docs/benchmarks.md), and only its wording changes here.
+ * - A verb with a pronoun object ("and redo it?") elides the earlier question's frame: "How do I
+ *   redo it in Vim?" (searched: the earlier question with the verb in its topic's place).
+ * - A direction word ("what about forward?") is the earlier question with its direction swapped:
+ *   "Which key searches forward through the history?" (searched: "What is forward?" and the
+ *   earlier question's words).
+ * - "The others" without a noun to name them stays "the others" (searched: "the other").
+ * - A prepositional phrase or an adverbial clause ("and with TLS?", "and when it is locked?") is an
+ *   adjunct of the earlier question, said after it: "Can browsers … connect with TLS?"; a
+ *   condition ("and if I want to overwrite it?") is asked "What if …?", and another fragment
+ *   "What about X?".
+ * Undefined where the reading reads as a question already.
+ */
+function shownReading(
+  message: string,
+  question: string,
+  carried: string,
+  previous: string,
+): string | undefined {
+  const text = message.trim();
+  const rest = text.slice((ELLIPSIS_START.exec(text)?.[0] ?? '').length).trim();
+  const { asked } = partsOf(previous);
+  if (rest !== text && rest !== '') {
+    const action = actionWithPronoun(rest, asked);
+    if (action) return action;
+    const direction = plain(withoutLinkingAdverb(rest).replace(/[?.!]+$/, ''));
+    if (DIRECTION_ANTONYMS.has(direction)) {
+      const reversed = reversedQuestion(previous, direction);
+      if (reversed) return capitalise(reversed.question);
+    }
+  }
+  let shown = question;
+  const others = OTHERS.exec(text);
+  if (others && /\bthe other\b(?!\s+\p{L})/iu.test(shown))
+    shown = shown.replace(/\bthe other\b(?!\s+\p{L})/iu, others[0].toLowerCase());
+  if (!QUESTION_START.test(shown) && !CONDITIONAL.test(shown) && carried && asked) {
+    const phrase = shown.replace(/[?.!]+$/, '').trim();
+    const words = phrase.split(/\s+/);
+    const lead = PHRASE_ADVERBS.has(plain(words[0])) && words.length > 1 ? 1 : 0;
+    const first = plain(words[lead]);
+    shown =
+      first === 'if'
+        ? `What ${lowerFirst(phrase)}?`
+        : PREPOSITIONS.has(first) || SUBORDINATORS.has(first)
+          ? `${asked.replace(/[?.!]+$/, '')} ${lowerFirst(phrase)}?`
+          : `What about ${lowerFirst(phrase)}?`;
+  }
+  return shown === question ? undefined : shown;
+}
+
+/** "A? (B)" shown as "A?" where A, a whole question, says B already ("… connect with TLS? (Can browsers … connect?)"). */
+function wholeShown(standalone: string): string {
+  const { asked, inner } = partsOf(standalone);
+  return inner && asked.toLowerCase().includes(inner.replace(/[?.!]+$/, '').toLowerCase())
+    ? asked
+    : standalone;
+}
+
+/** Conjunctions that open an adverbial clause, an adjunct of the question before as a prepositional phrase is. */
+const SUBORDINATORS = new Set('when whenever while unless until once because although though'.split(' '));
+
+/** A sentence's first word in lower case, unless it is written as a name ("TLS", "Debian"). */
+function lowerFirst(text: string): string {
+  return text.replace(/^(\p{Lu})(\p{Ll}*)\b/u, (whole, first: string, tail: string) =>
+    STOP_WORDS.has(whole.toLowerCase()) ||
+    PREPOSITIONS.has(whole.toLowerCase()) ||
+    PHRASE_ADVERBS.has(whole.toLowerCase())
+      ? first.toLowerCase() + tail
+      : whole,
+  );
+}
+
+/**
+ * "(And) redo it?": a verb and its pronoun object, perhaps an adverb after ("undo that again?"),
+ * worded as the whole question it elides: the earlier question's frame before it ("how do I",
+ * "can I") and what followed the earlier object after it ("in Vim"); "how do I" where the
+ * earlier question has no such frame (a bare verb phrase asked about is asked how to do). Null
+ * for any other fragment.
+ */
+function actionWithPronoun(fragment: string, earlierQuestion: string): string | null {
+  const words = wordsOfQuestion(fragment);
+  if (words.length < 2 || words.length > 4) return null;
+  const verb = plain(words[0]);
+  if (!/^\p{L}+$/u.test(verb) || !hasSense('verb', verb)) return null;
+  if (!/^(?:it|them|that|this|these|those)$/.test(plain(words[1]))) return null;
+  if (words.slice(2).some((word) => !ACTION_TAIL.has(plain(word)))) return null;
+  const earlier = wordsOfQuestion(earlierQuestion);
+  const at = frameOf(earlier);
+  const object = at >= 0 ? objectOf(earlier, at) : null;
+  const frame = at >= 0 ? earlier.slice(0, at) : ['How', 'do', 'I'];
+  const after = object ? earlier.slice(object[1]).filter((word) => !/[,;:]$/.test(word)) : [];
+  return `${capitalise([...frame, ...words, ...after].join(' '))}?`;
+}
+
+/** Adverbs that may follow a verb and its pronoun object in a fragment ("redo it again"). */
+const ACTION_TAIL = new Set('too again also instead anyway later as well then'.split(' '));
 
 /**
  * A question without an adverb that links it to the turn before (see rewriteWith); unchanged
@@ -311,7 +439,10 @@ function framed(fragment: string, previous: string): string {
   if (/\b(?:who|what|where|when|which|how|why)\b/i.test(text)) return `${text}?`;
   const head = text.split(/\s+/).pop()?.toLowerCase() ?? '';
   const past = /^\w+\s+(?:was|were|did)\b/i.test(previous);
-  const verb = past ? 'was' : 'is';
+  // The verb agrees with the fragment's head: "Who were Rebekah's twin sons?" (a plural noun ends
+  // in -s, not in -ss, -us or -is, which are singular: "class", "status", "analysis").
+  const plural = /^\p{L}*[^\Wsui]s$/u.test(head) || /^(?:children|men|women|people)$/.test(head);
+  const verb = plural ? (past ? 'were' : 'are') : past ? 'was' : 'is';
   return PERSON_NOUNS.test(head) ? `Who ${verb} ${text}?` : `What ${verb} ${text}?`;
 }
 
@@ -708,13 +839,17 @@ const DEMONSTRATIVE_WORD = /\b(?:that|this|these|those)\b/i;
  * the other of its pair ("how do I search backward through the history?" -> "… forward …"); the
  * words the earlier question carried stay carried. Null where it names no direction.
  */
-function reversedQuestion(previous: string): { question: string; carried: string } | null {
+function reversedQuestion(
+  previous: string,
+  /** The direction the message names ("what about forward?"); any direction word for "the other way round". */
+  named?: string,
+): { question: string; carried: string } | null {
   const { asked, inner } = partsOf(previous);
   const words = asked.split(/(\s+)/);
   for (const [at, word] of words.entries()) {
     const bare = plain(word);
     const other = DIRECTION_ANTONYMS.get(bare);
-    if (!other) continue;
+    if (!other || (named !== undefined && other !== named)) continue;
     words[at] = word.replace(new RegExp(bare, 'i'), other);
     return { question: words.join(''), carried: inner };
   }

@@ -18,6 +18,8 @@ export interface Reading {
   shape: QuestionShape;
   /** True for the reading resolved against the conversation. */
   resolved: boolean;
+  /** The resolved reading worded as a whole question, where `question` (what is searched) is not one. */
+  shown?: string;
   /** The earlier answer's unit (a passage id), a prior in ranking; -1 for none. */
   prior: number;
   /** Every unit the earlier answer quoted (the prior first): already said, so not the answer again. */
@@ -99,6 +101,7 @@ export function understand(knowledge: Knowledge, message: string, history: reado
     carried: followUp.carried,
     shape: shapeOf(followUp.question === message.trim() ? followUp.lastQuestion : followUp.question),
     resolved: true,
+    ...(followUp.shown ? { shown: followUp.shown } : {}),
     prior,
     said,
     partly,
