@@ -168,6 +168,23 @@ describe('a reading that carries a turn shown in other words', () => {
   });
 });
 
+describe('a chain of follow-ups in thought', () => {
+  it('quotes a turn that leaned on another beside it, not in brackets inside brackets', async () => {
+    const services = embeddedServices({}, { random: () => 0.5 });
+    await services.model.train({ format: 'markdown', name: 'quill.md', text: EDITOR });
+    for (const way of ['A', 'B'] as const) {
+      const chat = conversation(services, way);
+      await chat('How do I split the window side by side?');
+      await chat('How do I close all the others?');
+      const tab = await chat('Tell me more.');
+      expect(tab.thought).toMatch(
+        /about the answer to turn \d+ \("How do I close all the others\?", after "How do I split the window side by side\?"\)/,
+      );
+      expect(tab.thought).not.toMatch(/\? \(How do I/);
+    }
+  });
+});
+
 /** A short family story: who married whom, her brother, her sons. */
 const FAMILY = `# The family
 
