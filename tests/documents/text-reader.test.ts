@@ -396,6 +396,33 @@ describe('the text reader', () => {
     expect(plainTextOf(document)).toBe(verses);
   });
 
+  it("reads a numbered FAQ question wrapped with a hanging indent as a heading, not as its neighbour's answer", () => {
+    const text = [
+      '34. Is there a Java version of the library?',
+      '',
+      '    Probably what you want is to use the library from Java.',
+      '',
+      '35. I get this or that compiler warning when I crank it',
+      '    up to maximally-pedantic. Can you not write proper code?',
+      '',
+      '    Many years ago, we gave up avoiding warnings on every compiler.',
+      '',
+      '36. The installer',
+      '    copies the files.',
+      '',
+      '    A numbered paragraph with a hanging indent is no heading.',
+      '',
+    ].join('\n');
+    const sections = read(text);
+    expect(sections.map((section) => section.path.at(-1))).toEqual([
+      'Is there a Java version of the library?',
+      'I get this or that compiler warning when I crank it up to maximally-pedantic. Can you not write proper code?',
+    ]);
+    expect(sections[1].blocks[0].text).toBe(
+      'Many years ago, we gave up avoiding warnings on every compiler.',
+    );
+  });
+
   it('reads a sentence broken around a command set on its own line as one paragraph', () => {
     const text = [
       '5.8. How can I check which release I am running?',

@@ -111,12 +111,19 @@ function wrappedQuestion(
 ): { text: string; lines: number } | undefined {
   const line = lines[i];
   const parts = [first];
+  // Or wrapped with a hanging indent, under the question's first word past its number ("35. I get
+  // this or that …" / "    up to maximally-pedantic. Can't you …?", as the zlib FAQ sets them).
+  const hangs = line.indent + (line.text.length - first.length);
+  let hanging = false;
   let j = i + 1;
   for (; j < lines.length && j <= i + 2; j++) {
     const next = lines[j];
     if (isBlank(next)) break;
-    if (next.indent !== line.indent || NUMBERED.test(next.text) || UNDERLINE.test(next.text))
-      return undefined;
+    if (NUMBERED.test(next.text) || UNDERLINE.test(next.text)) return undefined;
+    if (next.indent !== line.indent) {
+      if (next.indent < hangs - 1 || next.indent > hangs) return undefined;
+      hanging = true;
+    }
     parts.push(next.text);
   }
   if (!isBlank(lines[j])) return undefined;
@@ -124,7 +131,8 @@ function wrappedQuestion(
   if (answer === undefined || answer.text === '' || answer.indent <= line.indent + 1) return undefined;
   const text = parts.join(' ').replace(/\s+/g, ' ');
   const asks = /\?$/.test(text) && text.length <= 240 && wordCount(text) <= 40;
-  if (!asks && !isTitleLike(text)) return undefined;
+  // A hanging indent is also how a numbered paragraph wraps: only a question is taken for a heading.
+  if (!asks && (hanging || !isTitleLike(text))) return undefined;
   return { text, lines: j - i };
 }
 
