@@ -459,6 +459,28 @@ describe('extract', () => {
     expect(sections(stated.sources)).toEqual(['tool > Pruning']);
   });
 
+  it('opens the answer to a yes/no question with the "Yes." or "No." its unit opens with', async () => {
+    const knowledge = await knowledgeOf({
+      format: 'text',
+      name: 'faq.txt',
+      text: [
+        '1. Is the library thread-safe?',
+        '',
+        '    Yes. However any allocation routines that the library calls from several',
+        '    threads must also be thread-safe.',
+        '',
+        '2. Which threads does the library start?',
+        '',
+        '    None. The library starts no threads of its own; every call runs in the thread that makes it.',
+        '',
+      ].join('\n'),
+    });
+    const polar = ask(knowledge, 'Is it safe to call the library from several threads at once?');
+    expect(polar.text).toMatch(/^(?:Closest I found \(it may not answer this\): )?Yes\. However/);
+    expect(shapeOf('Can I call it from two threads?').polar).toBe(true);
+    expect(shapeOf('Which threads does the library start?').polar).toBeUndefined();
+  });
+
   it('leaves out a later snippet that does not fit maxTokens, never half of it', async () => {
     const knowledge = await knowledgeOf({ format: 'markdown', name: 'client.md', text: CLIENT });
     const question = 'How long may a request take?';

@@ -13,6 +13,9 @@ import { trimToQuestion, weightOf } from './trim.js';
  */
 const STATES_SHARE = 1.3;
 
+/** A sentence that answers a yes/no question outright: "Yes.", "No, but …", "Yes, if …". */
+const YES_OR_NO = /^(?:yes|no)\b[.,!;:]/i;
+
 /** Words one unit of prose may give a reply: about a short paragraph, so two units fit a reply of 80 tokens. */
 const UNIT_WORDS = 50;
 /** Words of a list item or table row shown whole; longer ones are trimmed like prose. */
@@ -39,7 +42,7 @@ export interface SnippetRequest {
   /** A second sentence of the same paragraph may join the first. */
   allowSecond: boolean;
   /** What the question asks for: a sentence that states that kind of thing answers it. */
-  shape?: Pick<QuestionShape, 'kind' | 'wants'>;
+  shape?: Pick<QuestionShape, 'kind' | 'wants' | 'polar'>;
 }
 
 /**
@@ -92,6 +95,12 @@ export function passageSnippet(
   let text = announces(chosen.sentence)
     ? chosen.sentence
     : trimToQuestion(model, chosen.sentence, request.weights, request.answer);
+  // A yes/no question is answered by the "Yes." or "No." a unit opens with; the sentence that
+  // matches the question best only qualifies it ("However any library routines … must also be").
+  if (request.shape?.polar && chosen.order > 0 && YES_OR_NO.test(sentences[0]!)) {
+    keys.push(keyOf(sentences[0]!));
+    text = `${sentences[0]} ${text}`;
+  }
   // More of the same unit follows the answering sentence, best first, while it bears on the
   // question and the unit's share of the reply lasts: the answer is often a sentence or two
   // away from the one that matches best.

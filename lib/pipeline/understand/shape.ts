@@ -17,6 +17,8 @@ export interface QuestionShape {
   /** What the question restricts its focus to: "which king of Babylon" -> "babylon" (case-folded). */
   focusOf?: string;
   wants: UnitWanted;
+  /** A yes/no question ("Is zlib thread-safe?", "Can I …?"): opened by an auxiliary verb. */
+  polar?: boolean;
 }
 
 /** Words that ask for made-up text: a story, a poem, "write something about the sea". */
@@ -50,6 +52,10 @@ const SETTING_NOUNS =
 const FRONTED_WH =
   /^(?:(?:in|on|at|to|from|toward|towards|into|onto|by|with|for|under|over|through|after|before|during|near|upon|unto|against|within|across|along|among|between|behind|beside|beyond|around|about)\s+|(?:the|a|an)\s+[a-z]+\s+of\s+)(?=(?:which|what)\s+(?!(?:the|a|an|is|are|was|were)\b))/;
 
+/** An auxiliary verb opening a question: it asks yes or no. */
+const POLAR =
+  /^(?:is|are|was|were|am|do|does|did|can|could|will|would|should|shall|may|might|must|has|have|had|isn't|aren't|doesn't|don't|can't|won't)\b/;
+
 /** Reads the shape of a question: what kind of short answer and what kind of unit it wants. */
 export function shapeOf(message: string): QuestionShape {
   const lower = message.trim().toLowerCase();
@@ -78,6 +84,7 @@ export function shapeOf(message: string): QuestionShape {
     focus,
     ...(restricted ? { focusOf: restricted[1] } : {}),
     wants: unitWanted(lower, kind, focus),
+    ...(POLAR.test(asked) ? { polar: true } : {}),
   };
 }
 
