@@ -244,6 +244,19 @@ describe("GET /api/suggestions and the don't-know reply offer the same questions
     }
   });
 
+  it('asks about a name of several words as the text mostly writes it', async () => {
+    const services = embeddedServices();
+    const text = [
+      'The station is run by Harbour Control, and every ship calls Harbour Control before it docks.',
+      'The pilots of Harbour Control guide the big ships in, and the small boats follow them.',
+      'Ships that arrive at night wait until Harbour Control opens the gate at dawn.',
+    ].join('\n');
+    await services.model.train({ text, format: 'text', name: 'harbour.txt' });
+    const { questions } = await both(services);
+    expect(questions).toContain('What can you tell me about Harbour Control?');
+    expect(questions).not.toContain('What can you tell me about Harbour?');
+  });
+
   it('offers nothing unchecked: headings of one word only give no question in either', async () => {
     const services = embeddedServices();
     await services.model.train({
