@@ -3,8 +3,11 @@ import type { PassageIndex } from '../retrieval/index.js';
 
 /** Passages looked at, spread over the index, when counting the names a text mentions. */
 const SAMPLED_PASSAGES = 4000;
-/** A capitalised word that does not start a sentence. */
-const INNER_NAME = /(?<=[\p{Ll},;]\s)(\p{Lu}\p{Ll}{2,})\b/gu;
+/**
+ * A capitalised word that does not start a sentence, and is not the first part of a compound
+ * written with a hyphen or a dot ("Retry-After", "Node.js": a header's or a file's name, not a name).
+ */
+const INNER_NAME = /(?<=[\p{Ll},;]\s)(\p{Lu}\p{Ll}{2,})\b(?![-.]\p{L})/gu;
 /** The same with the capitalised words or the one capital letter that go on with it ("Variant A", "Upstash Redis"). */
 const INNER_LONG_NAME =
   /(?<=[\p{Ll},;]\s)(\p{Lu}\p{Ll}{2,}(?:\s(?:\p{Lu}\p{Ll}{2,}|\p{Lu})(?![\p{L}\p{N}]))+)(?![\p{L}\p{N}])/gu;

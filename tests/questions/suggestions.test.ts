@@ -250,11 +250,15 @@ describe("GET /api/suggestions and the don't-know reply offer the same questions
       'The station is run by Harbour Control, and every ship calls Harbour Control before it docks.',
       'The pilots of Harbour Control guide the big ships in, and the small boats follow them.',
       'Ships that arrive at night wait until Harbour Control opens the gate at dawn.',
+      'A ship that finds the gate shut reads the Retry-After sign on the pier.',
+      'The sign says when the Retry-After time ends, and then the ship may call again.',
     ].join('\n');
     await services.model.train({ text, format: 'text', name: 'harbour.txt' });
     const { questions } = await both(services);
     expect(questions).toContain('What can you tell me about Harbour Control?');
     expect(questions).not.toContain('What can you tell me about Harbour?');
+    // The first part of a compound with a hyphen is no name.
+    expect(questions).not.toContain('What can you tell me about Retry?');
   });
 
   it('offers nothing unchecked: headings of one word only give no question in either', async () => {
