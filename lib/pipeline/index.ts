@@ -16,7 +16,13 @@ import { gather, type ReadingSearch } from './gather.js';
 import { judge } from './judge.js';
 import { type Evidence, rank } from './rank.js';
 import type { Confidence, EvidenceBudget, Knowledge, Source } from './types.js';
-import { type QuestionShape, shapeOf, type Understanding, understand } from './understand/index.js';
+import {
+  type QuestionShape,
+  quotedTurn,
+  shapeOf,
+  type Understanding,
+  understand,
+} from './understand/index.js';
 
 export { answersQuestion } from './answerable.js';
 export { type Assistance, type Assisted, assist } from './assist.js';
@@ -208,7 +214,7 @@ function answerQuestion(
     shown ?? (carried ? `${search.reading.question} (following “${carried}”)` : search.reading.question);
   const readAs = resolved ? { readAs: question, leansOn: understood.followUp.leansOn } : {};
   const readNote = resolved
-    ? `read as: "${shown ?? search.reading.question}"${carried && !shown ? ` (with ${quotedCarry(carried)})` : ''}, leaning on turn ${understood.followUp.leansOn} (${quotedCarry(understood.followUp.lastShown ?? understood.followUp.lastQuestion)})`
+    ? `read as: "${shown ?? search.reading.question}"${carried && !shown ? ` (with ${quotedTurn(carried)})` : ''}, leaning on turn ${understood.followUp.leansOn} (${quotedTurn(understood.followUp.lastShown ?? understood.followUp.lastQuestion)})`
     : '';
   const trace: SearchTrace = {
     searched: search.query.map((term) => term.word),
@@ -258,16 +264,6 @@ function answerQuestion(
   };
 }
 
-/**
- * A turn's words quoted for `thought` (what a reading carried, the turn it leans on). A turn that
- * itself leaned on the one before carries that one in brackets ("How do I remove one? (How do I train you on my documents?)"):
- * said as two quotations, not as brackets inside a quotation inside brackets.
- */
-function quotedCarry(carried: string): string {
-  const chained = /^(.+?) \((.+)\)$/.exec(carried);
-  return chained ? `"${chained[1]}", after "${chained[2]}"` : `"${carried}"`;
-}
-
 /** "why?", "more", "an example": the earlier answer's unit, or the one after it in its section. */
 function aroundReply(
   knowledge: Knowledge,
@@ -294,7 +290,7 @@ function aroundReply(
       sources: around.sources,
       context: around.sources,
       confidence: { score: 1, level: 'answer' },
-      thought: `read as: ${followUp.kind} about the answer to turn ${followUp.leansOn} (${quotedCarry(followUp.lastShown ?? followUp.lastQuestion)}) · ${around.thought}`,
+      thought: `read as: ${followUp.kind} about the answer to turn ${followUp.leansOn} (${quotedTurn(followUp.lastShown ?? followUp.lastQuestion)}) · ${around.thought}`,
     };
   }
   const text =

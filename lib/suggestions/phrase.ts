@@ -1,4 +1,5 @@
 import { hasSense, isEnglishWord } from '../lexicon/index.js';
+import { isAuxiliary } from '../text/index.js';
 
 /**
  * Headings that name a part of every document rather than a topic: nobody asks about them.
@@ -184,8 +185,6 @@ function baseOfGerund(gerund: string): string | undefined {
 
 /** A wh-word or "how", the words of an embedded question's subject, then its auxiliary. */
 const WH_WORD = /^(?:what|why|when|where|who|which|how)$/i;
-const AUXILIARY =
-  /^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might|must|cannot)$/i;
 
 /**
  * "How replies are made" -> "How are replies made?", "What the service cannot do" -> "What can't
@@ -194,7 +193,7 @@ const AUXILIARY =
  */
 function asDirectQuestion(words: readonly string[]): string | undefined {
   if (!WH_WORD.test(words[0] ?? '')) return undefined;
-  const at = words.findIndex((word, i) => i > 0 && AUXILIARY.test(word));
+  const at = words.findIndex((word, i) => i > 0 && isAuxiliary(word));
   if (at >= 2 && at <= 5) {
     const auxiliary = words[at]!.toLowerCase();
     const moved = auxiliary === 'cannot' ? "can't" : auxiliary;

@@ -9,4 +9,4 @@ export {
   limitStream,
   limitTokens,
 } from './token-limit.js';
-export { capitalise, escapeRegExp, includesWord } from './words.js';
+export { capitalise, escapeRegExp, includesWord, isAuxiliary } from './words.js';

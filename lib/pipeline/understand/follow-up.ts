@@ -1079,3 +1079,14 @@ function asksAboutSomething(question: string): boolean {
 const INTERROGATIVE =
   /^(?:who|whom|whose|what|when|where|which|why|how|is|are|was|were|do|does|did|can|could|should|would|will)\b/i;
 const SPEAKERS = new Set('you your yours yourself me mine myself'.split(' '));
+
+/**
+ * A turn's words quoted for `thought` (what a reading carried, the turn it leans on). A turn that
+ * itself leaned on the one before carries that one in brackets, as `resolveFollowUp` writes it
+ * ("How do I close all the others? (How do I split the window side by side?)"): said as two
+ * quotations, not as brackets inside a quotation inside brackets.
+ */
+export function quotedTurn(carried: string): string {
+  const chained = /^(.+?) \((.+)\)$/.exec(carried);
+  return chained ? `"${chained[1]}", after "${chained[2]}"` : `"${carried}"`;
+}

@@ -8,6 +8,7 @@ import { type FollowUp, resolveFollowUp, withoutLinkingAdverb } from './follow-u
 import { asksForMadeUpText, madeUpTopic, type QuestionShape, shapeOf } from './shape.js';
 
 export type { FollowUp, FollowUpKind } from './follow-up.js';
+export { quotedTurn } from './follow-up.js';
 export { type AnswerKind, type QuestionShape, shapeOf, type UnitWanted } from './shape.js';
 
 /** One way of reading the message, searched and ranked beside the others. */

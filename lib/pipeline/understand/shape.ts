@@ -1,3 +1,5 @@
+import { isAuxiliary } from '../../text/index.js';
+
 /** What kind of short answer a question asks for. */
 export type AnswerKind = 'person' | 'place' | 'time' | 'number' | 'choice' | 'reason' | 'thing';
 
@@ -52,10 +54,6 @@ const SETTING_NOUNS =
 const FRONTED_WH =
   /^(?:(?:in|on|at|to|from|toward|towards|into|onto|by|with|for|under|over|through|after|before|during|near|upon|unto|against|within|across|along|among|between|behind|beside|beyond|around|about)\s+|(?:the|a|an)\s+[a-z]+\s+of\s+)(?=(?:which|what)\s+(?!(?:the|a|an|is|are|was|were)\b))/;
 
-/** An auxiliary verb opening a question: it asks yes or no. */
-const POLAR =
-  /^(?:is|are|was|were|am|do|does|did|can|could|will|would|should|shall|may|might|must|has|have|had|isn't|aren't|doesn't|don't|can't|won't)\b/;
-
 /** Reads the shape of a question: what kind of short answer and what kind of unit it wants. */
 export function shapeOf(message: string): QuestionShape {
   const lower = message.trim().toLowerCase();
@@ -84,7 +82,8 @@ export function shapeOf(message: string): QuestionShape {
     focus,
     ...(restricted ? { focusOf: restricted[1] } : {}),
     wants: unitWanted(lower, kind, focus),
-    ...(POLAR.test(asked) ? { polar: true } : {}),
+    // An auxiliary verb opening a question asks yes or no.
+    ...(isAuxiliary(asked.split(/\s+/, 1)[0] ?? '') ? { polar: true } : {}),
   };
 }
 
