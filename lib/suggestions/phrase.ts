@@ -23,6 +23,8 @@ const FINITE_VERB = /^(?:is|are|was|were|does|do|did|has|have|had|can|will|must|
  */
 const TEXT_KIND =
   /^(?:an?\s+)?(?:introduction|overview|summary|notes?|discussion)\s+(?:to|of|on|about)\s+(.+)$/i;
+/** The same said after the topic: "Git explained", "Merging in a nutshell" are about Git, merging. */
+const TEXT_KIND_AFTER = /^(.+?)\s+(?:explained|described|in a nutshell|at a glance|in brief|in short)$/i;
 /** Small words a title-case heading leaves in lower case ("List of PRAGMAs"). */
 const TITLE_SMALL_WORD =
   /^(?:a|an|the|and|or|nor|but|of|to|in|on|at|by|for|with|from|as|vs|via|into|onto|per)$/i;
@@ -90,7 +92,7 @@ function fromPlainHeading(clean: string, isName: IsName): string | undefined {
   const words = clean.split(' ');
   if (words.length < 2 || !words.every((word) => /\p{L}/u.test(word))) return undefined;
   if (/\?$/.test(clean)) return clean;
-  const topic = TEXT_KIND.exec(clean);
+  const topic = TEXT_KIND.exec(clean) ?? TEXT_KIND_AFTER.exec(clean);
   if (topic)
     return questionFromHeading(
       topic[1]!.replace(/^\p{Ll}/u, (c) => c.toUpperCase()),

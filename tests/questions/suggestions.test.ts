@@ -48,6 +48,8 @@ describe('questions from headings', () => {
     ['Do-It-Yourself Builds', 'What are the do-it-yourself builds?'],
     // A word naming the kind of text is not the topic.
     ['Introduction to Foreign Key Constraints', 'What are the foreign key constraints?'],
+    ['Object storage explained', 'What is the object storage?'],
+    ['Foreign key constraints in a nutshell', 'What are the foreign key constraints?'],
     ['How is a row stored', 'How is a row stored?'],
     // A title and its subtitle: the title names the topic.
     ['Basic bisect commands: start, bad, good', 'What are the basic bisect commands?'],
@@ -85,6 +87,8 @@ describe('questions from headings', () => {
     'AUTOINCREMENT Does Not Work The Same As In PostgreSQL',
     // An exclamation urges; it names no topic.
     "Let's start!",
+    // "Explained" names the kind of text; one word is left, and one word says too little.
+    'Git explained',
   ])('makes no question of "%s"', (heading) => {
     expect(questionFromHeading(heading)).toBeUndefined();
   });
