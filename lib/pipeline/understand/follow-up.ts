@@ -506,6 +506,9 @@ function pointsBack(question: string): boolean {
   const pronounsLeft = pronouns.replace(RELATIVE_THAT, '$1 ');
   // The "it" of "is it possible to ..." stands for nothing.
   const pointing = pronounsLeft.replace(DUMMY_IT, (match) => match.replace(/\bit\b/i, ' '));
+  // A quantifier without its noun ("how many can I have?") stands for the noun as a pronoun does
+  // (nominal ellipsis): the noun is what the conversation was about.
+  if (ELLIPTIC_QUANTIFIER.test(pointing)) return contentWords(question) <= 5;
   if (!DEMONSTRATIVE.test(pointing)) return false;
   const words = contentWords(question.replace(DEMONSTRATIVE_PHRASE, ' '));
   // "it" stands for something more surely than "that" or "one" do, so a longer question with it
@@ -531,6 +534,9 @@ const DUMMY_IT =
   /\b(?:is|was|will|would|does|can|could|make)\s+it\s+(?:possible|necessary|safe|ok|okay|better|worth|recommended|required|allowed|easy|hard)\b|\bit(?:'s|\s+is|\s+was)\s+(?:possible|necessary|safe|better|worth|recommended|required|allowed|easy|hard)\b/i;
 
 /** "the others" and "the rest" stand for what was not named in the turn before, as pronouns do. */
+/** "How many" or "how much" right before the auxiliary of its clause: the noun it counts is left out. */
+const ELLIPTIC_QUANTIFIER =
+  /\bhow\s+(?:many|much)\s+(?=(?:can|could|do|does|did|is|are|was|were|should|may|might|will|would|must)\b)/i;
 const DEMONSTRATIVE = /\b(?:it|its|that|this|these|those|them|they|one|the others|the rest)\b/i;
 /** A demonstrative with its noun ("this option", "that command") points back as a whole. */
 const DEMONSTRATIVE_PHRASE = /\b(?:this|that|these|those|the other|the same)\s+\p{L}+/giu;
@@ -724,6 +730,11 @@ function objectOfOtherAction(message: string, standalone: string): string | null
     if (CAUSATIVES.has(plain(earlier[at])) || terms.has(searchTerm(plain(earlier[at])))) return null;
     const object = objectOf(earlier, at);
     if (!object) continue;
+    // A verb whose object is an action, not a thing ("undo it", "cancel it", "repeat it"), takes
+    // the earlier action whole: "how do I undo it?" after "how do I stage a file?" undoes the
+    // staging, so the earlier verb is what the documents name the undoing by ("unstage", "the
+    // opposite of git add").
+    if (verb >= 0 && ACTION_OBJECT_VERBS.has(plain(words[verb]))) return earlier.slice(at).join(' ');
     return earlier.slice(object[0]).join(' ');
   }
   return null;
@@ -946,6 +957,11 @@ function objectOf(words: readonly string[], verb: number): [number, number] | nu
 }
 
 const CAUSATIVES = new Set('make let have help'.split(' '));
+/**
+ * Verbs whose object is an action or event rather than a thing: a pronoun after them stands for
+ * what was done (a closed set of aspectual and reversal verbs).
+ */
+const ACTION_OBJECT_VERBS = new Set('undo redo revert reverse cancel abort repeat retry'.split(' '));
 /** Particles of phrasal verbs ("turn on", "set up", "shut down"). */
 const PARTICLES = new Set('on off up down out'.split(' '));
 

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
+import type { Turn } from '../../lib/sessions/index.js';
+import { askPipeline, historyOf } from '../support/pipeline.js';
+import { embeddedServices } from '../support/services.js';
+
+/** A session on a small document trained in the test: each message is asked with the replies so far. */
+async function sessionOn(name: string, text: string) {
+  const services = embeddedServices({}, { random: () => 0.5 });
+  await services.model.train({ format: 'markdown', name, text });
+  const knowledge = await services.model.knowledge();
+  const history: Turn[] = [];
+  return (message: string) => {
+    const reply = askPipeline(knowledge, message, history);
+    history.push({ role: 'user', content: message }, { role: 'assistant', content: reply.text });
+    return reply;
+  };
+}
+
+/** A small version-control tool: staging files, remotes and their limit. */
+const TWIG = `# twig
+
+## Staging
+
+### Staging a file
+
+To stage a file for the next commit, run twig add with its path.
+
+## Remotes
+
+### Adding a remote
+
+To add a remote, run twig remote add with a name and an address.
+
+### Limits
+
+A repository can have at most 32 remotes at the same time.
+`;
+
+describe('a verb whose object is an action ("how do I undo it?")', () => {
+  it('carries the earlier action with its verb, where another verb carries only the thing', () => {
+    const undo = resolveFollowUp(
+      'And how do I undo it?',
+      historyOf('How do I stage a file for the next commit?'),
+    );
+    expect(undo.kind).toBe('pronoun');
+    expect(undo.carried).toBe('stage a file for the next commit');
+    // "remove it" acts on the file itself: the earlier verb would only draw the units about staging.
+    const remove = resolveFollowUp(
+      'And how do I remove it?',
+      historyOf('How do I stage a file for the next commit?'),
+    );
+    expect(remove.carried).toBe('file for the next commit');
+  });
+});
+
+describe('a quantifier without its noun ("how many can I have?")', () => {
+  it('leans on the conversation as a pronoun does; with its noun it stands alone', () => {
+    const read = resolveFollowUp(
+      'How many can I have at the same time?',
+      historyOf('How do I add a remote?'),
+    );
+    expect(read.kind).toBe('pronoun');
+    expect(read.carried).toBe('How do I add a remote?');
+    expect(resolveFollowUp('How many remotes can I have?', historyOf('How do I add a remote?')).kind).toBe(
+      'none',
+    );
+    expect(resolveFollowUp('How much memory does it take?', historyOf('How do I add a remote?')).kind).toBe(
+      'pronoun',
+    );
+  });
+
+  it('answers with the limit of what the conversation was about', async () => {
+    const chat = await sessionOn('twig.md', TWIG);
+    chat('How do I add a remote?');
+    const reply = chat('How many can I have at the same time?');
+    expect(reply.text).toMatch(/32 remotes/);
+    expect(reply.thought).toMatch(/leaning on turn 1/);
+  });
+});
