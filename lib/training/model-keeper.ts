@@ -48,6 +48,12 @@ const SETTLE_AFTER_MS = 1_000;
 const STARTER_WAIT_MS = 10_000;
 /** How often such a request looks for the chunk. */
 const STARTER_POLL_MS = 100;
+/** How long the marker of a starter guide refresh keeps other instances from doing the same. */
+const STARTER_REFRESH_SECONDS = 300;
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
 /** Chunks read per request while catching up (at most 8 MB of text at the 1 MB train cap). */
 const TAIL_PAGE_CHUNKS = 8;
 
@@ -164,6 +170,8 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
   let applied = 0;
   /** The one seeding of the starter text that concurrent requests on an empty store all await. */
   let starterSeeding: Promise<boolean> | undefined;
+  /** Whether this instance compared the starter guide in the store with the one it ships (refreshStarter). */
+  let starterCompared = false;
   let epoch: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const source = options.corpus ?? ownCorpus(store);
@@ -363,20 +371,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     try {
       if (await store.set(trainingKeys.starter, String(Date.now()), { ifAbsent: true })) {
         try {
-          const text = options.starterText!;
-          const result = await keeper.train(
-            { format: 'text', name: STARTER_NAME, documentId: STARTER_DOCUMENT_ID, text },
-            {
-              record: {
-                id: STARTER_DOCUMENT_ID,
-                name: STARTER_NAME,
-                format: 'text',
-                bytes: Buffer.byteLength(text, 'utf8'),
-                sha256: createHash('sha256').update(text, 'utf8').digest('hex'),
-                trainedAt: new Date().toISOString(),
-              },
-            },
-          );
+          const result = await trainStarter();
           logInfo('starter_text_trained', { tokens: result.tokens });
         } catch (error) {
           // Not learned: the next request (here or on another instance) tries again.
@@ -397,6 +392,57 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     }
   }
 
+  /** Trains the starter text as its document, in place of `replaced` (an older version) when given. */
+  function trainStarter(replaced?: DocumentRecord): Promise<TrainResult> {
+    const text = options.starterText!;
+    return keeper.train(
+      { format: 'text', name: STARTER_NAME, documentId: STARTER_DOCUMENT_ID, text },
+      {
+        record: {
+          id: STARTER_DOCUMENT_ID,
+          name: STARTER_NAME,
+          format: 'text',
+          bytes: Buffer.byteLength(text, 'utf8'),
+          sha256: sha256(text),
+          trainedAt: new Date().toISOString(),
+        },
+        ...(replaced ? { forget: [replaced] } : {}),
+      },
+    );
+  }
+
+  /**
+   * A store seeded by an earlier release keeps that release's starter guide, which may describe
+   * what the service no longer does: while the guide is still in the corpus (no document of the
+   * user's own sent it away) and differs from the one this release ships, it is replaced, once
+   * (a marker per version, short-lived, so concurrent instances do not replace it twice).
+   */
+  async function refreshStarter(): Promise<void> {
+    const hash = sha256(options.starterText!);
+    const record = await keeper.document(STARTER_DOCUMENT_ID);
+    if (!record || record.sha256 === hash) return;
+    const marker = `${trainingKeys.starter}:${hash}`;
+    try {
+      if (
+        !(await store.set(marker, String(Date.now()), {
+          ifAbsent: true,
+          ttlSeconds: STARTER_REFRESH_SECONDS,
+        }))
+      )
+        return;
+      try {
+        const result = await trainStarter(record);
+        logInfo('starter_text_refreshed', { tokens: result.tokens });
+      } catch (error) {
+        await store.del(marker).catch(() => 0);
+        throw error;
+      }
+    } catch (error) {
+      // The older guide stays; the next instance to start tries again.
+      logError('starter_text_refresh_failed', error);
+    }
+  }
+
   async function upToDate(position?: CorpusPosition): Promise<void> {
     let where = position ?? (await readPosition());
     if (options.starterText && where.chunks === 0) {
@@ -406,6 +452,12 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
         starterSeeding = undefined;
       });
       await starterSeeding;
+      starterCompared = true;
+      where = await readPosition();
+    } else if (options.starterText && !options.corpus && !options.fixedModel && !starterCompared) {
+      // Once per instance, on its own store (a preview reads production's corpus, not its own).
+      starterCompared = true;
+      await refreshStarter();
       where = await readPosition();
     }
     if (where.chunks === applied && where.epoch === epoch) return;
