@@ -415,12 +415,13 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
    * A store seeded by an earlier release keeps that release's starter guide, which may describe
    * what the service no longer does: while the guide is still in the corpus (no document of the
    * user's own sent it away) and differs from the one this release ships, it is replaced, once
-   * (a marker per version, short-lived, so concurrent instances do not replace it twice).
+   * (a marker per version, short-lived, so concurrent instances do not replace it twice). True
+   * when this instance replaced it.
    */
-  async function refreshStarter(): Promise<void> {
+  async function refreshStarter(): Promise<boolean> {
     const hash = sha256(options.starterText!);
     const record = await keeper.document(STARTER_DOCUMENT_ID);
-    if (!record || record.sha256 === hash) return;
+    if (!record || record.sha256 === hash) return false;
     const marker = `${trainingKeys.starter}:${hash}`;
     try {
       if (
@@ -429,10 +430,11 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
           ttlSeconds: STARTER_REFRESH_SECONDS,
         }))
       )
-        return;
+        return false;
       try {
         const result = await trainStarter(record);
         logInfo('starter_text_refreshed', { tokens: result.tokens });
+        return true;
       } catch (error) {
         await store.del(marker).catch(() => 0);
         throw error;
@@ -440,6 +442,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     } catch (error) {
       // The older guide stays; the next instance to start tries again.
       logError('starter_text_refresh_failed', error);
+      return false;
     }
   }
 
@@ -457,8 +460,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
     } else if (options.starterText && !options.corpus && !options.fixedModel && !starterCompared) {
       // Once per instance, on its own store (a preview reads production's corpus, not its own).
       starterCompared = true;
-      await refreshStarter();
-      where = await readPosition();
+      if (await refreshStarter()) where = await readPosition();
     }
     if (where.chunks === applied && where.epoch === epoch) return;
     await serialized(() => catchUp(where));
