@@ -78,3 +78,20 @@ describe('a quantifier without its noun ("how many can I have?")', () => {
     expect(reply.thought).toMatch(/leaning on turn 1/);
   });
 });
+
+describe('"what about X?" after a question whose verb has a person for its object', () => {
+  it('puts X in the place of the noun phrase after that person ("train you on my documents")', () => {
+    const read = resolveFollowUp(
+      'What about a whole folder?',
+      historyOf('How do I train you on my documents?'),
+    );
+    expect(read.question).toBe('How do I train you on a whole folder?');
+    expect(resolveFollowUp('What about a PDF?', historyOf('How do I teach you a text file?')).question).toBe(
+      'How do I teach you a PDF?',
+    );
+    // "them" may stand for things: it is the object itself, and nothing after it is the topic.
+    expect(
+      resolveFollowUp('What about the errors?', historyOf('How do I sort them by date?')).question,
+    ).not.toMatch(/sort them by the errors/);
+  });
+});

@@ -1006,8 +1006,22 @@ function withTopic(words: readonly string[], x: readonly string[]): string | nul
 
 function objectSpan(words: readonly string[]): [number, number] | null {
   const verb = frameOf(words);
-  return verb < 0 ? null : objectOf(words, verb);
+  if (verb < 0) return null;
+  const object = objectOf(words, verb);
+  if (object) return object;
+  // A verb whose object is a person ("train you on my documents", "show me the logs of a job")
+  // says what it is about in the phrase after that pronoun: the noun phrase of a preposition
+  // ("on my documents"), or the second object ("the logs ...").
+  const pronoun = plain(words[verb + 1] ?? '');
+  if (!PERSON_OBJECTS.has(pronoun)) return null;
+  let start = verb + 2;
+  if (PREPOSITIONS.has(plain(words[start] ?? ''))) start++;
+  while (start < words.length && DETERMINERS.has(plain(words[start]))) start++;
+  return runFrom(words, start);
 }
+
+/** Object pronouns that stand only for people ("them" may be things): after a verb they are its person, not what it is about. */
+const PERSON_OBJECTS = new Set('me you us him her'.split(' '));
 
 /** The noun phrase of the earlier question whose head is X's head: the word not followed by another content word. */
 function sameHead(words: readonly string[], x: readonly string[]): [number, number] | null {
