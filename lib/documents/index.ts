@@ -4,6 +4,7 @@ export {
   type ReadRefusal,
   readBounded,
   readLimitsOf,
+  readWorkersStarted,
 } from './bounded/index.js';
 export { decodeChunk, encodeChunk, encodeForget, forgottenIdOf } from './chunk.js';
 export { cleanName, cleanTrainingText } from './clean-text.js';

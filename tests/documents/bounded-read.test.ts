@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_READ_LIMITS, readBounded } from '../../lib/documents/index.js';
+import { DEFAULT_READ_LIMITS, readBounded, readWorkersStarted } from '../../lib/documents/index.js';
 import { HttpError } from '../../lib/http/index.js';
 import { manyPagesPdf } from './hostile-files.js';
 import { tinyPdf } from './tiny-pdf.js';
@@ -75,5 +75,38 @@ describe('readBounded', () => {
     expect(statuses.filter((status) => status === 503)).toHaveLength(2);
     const busy = outcomes.find((outcome) => (outcome as HttpError).status === 503) as HttpError;
     expect(busy).toMatchObject({ code: 'reader_busy', headers: { 'Retry-After': '5' } });
+  });
+});
+
+describe('the read worker', () => {
+  const page = (n: number) => ({
+    kind: 'text' as const,
+    format: 'markdown' as const,
+    text: `# Page ${n}\n\nText ${n}.\n`,
+  });
+
+  it('is kept between reads that went well, and started anew after a refusal or a deadline', async () => {
+    await readBounded(page(1), DEFAULT_READ_LIMITS);
+    const started = readWorkersStarted();
+    for (let n = 2; n <= 6; n++) await readBounded(page(n), DEFAULT_READ_LIMITS);
+    expect(readWorkersStarted()).toBe(started);
+
+    // A refused document never shares its worker with the next read.
+    const list = Array.from({ length: 12 }, (_, level) => `${'  '.repeat(level)}- item ${level}`).join('\n');
+    await expect(
+      readBounded(
+        { kind: 'text', format: 'markdown', text: list },
+        { ...DEFAULT_READ_LIMITS, maxNesting: 8 },
+      ),
+    ).rejects.toMatchObject({ status: 422 });
+    await readBounded(page(7), DEFAULT_READ_LIMITS);
+    expect(readWorkersStarted()).toBe(started + 1);
+
+    // Nor does one stopped at its deadline.
+    await expect(
+      readBounded({ kind: 'pdf', bytes: manyPagesPdf(1500) }, { ...DEFAULT_READ_LIMITS, timeoutMs: 300 }),
+    ).rejects.toMatchObject({ status: 422 });
+    expect(await readBounded(page(8), DEFAULT_READ_LIMITS)).toContain('Text 8.');
+    expect(readWorkersStarted()).toBe(started + 2);
   });
 });

@@ -70,31 +70,78 @@ async function runInline(job: ReadJob, limits: ReadLimits, error: unknown): Prom
   return runReadJob(job, limits);
 }
 
+/**
+ * The reader kept between reads: starting a worker and loading the readers (marked, htmlparser2,
+ * pdf.js; and tsx when run from source) costs about a quarter of a second, more than reading a
+ * page, so a folder of 150 files spent most of its time starting workers. A worker that broke a
+ * bound (the deadline, the heap, the memory watch) or failed is stopped and never reused; an idle
+ * one is stopped after `IDLE_WORKER_MS` and never keeps the process alive.
+ */
+let idleWorker: { worker: Worker; timer: ReturnType<typeof setTimeout> } | undefined;
+const IDLE_WORKER_MS = 30_000;
+/** Growth of the process's memory during a read past which its worker is not kept. */
+const KEEP_GROWTH_BYTES = 32 * 1024 * 1024;
+
+let workersStarted = 0;
+/** How many read workers this process has started (for tests and diagnostics: a kept worker is not counted again). */
+export function readWorkersStarted(): number {
+  return workersStarted;
+}
+
+/** The idle reader, or a new one (throws where worker threads cannot be started). */
+function takeWorker(): Worker {
+  if (idleWorker) {
+    const { worker, timer } = idleWorker;
+    idleWorker = undefined;
+    clearTimeout(timer);
+    worker.ref();
+    return worker;
+  }
+  const worker = new Worker(WORKER_CODE, {
+    eval: true,
+    workerData: { module: READ_JOB_MODULE.href, typescript: TYPESCRIPT_LOADER },
+    resourceLimits: {
+      maxOldGenerationSizeMb: WORKER_HEAP_MB,
+      maxYoungGenerationSizeMb: 16,
+      stackSizeMb: WORKER_STACK_MB,
+    },
+  });
+  workersStarted++;
+  return worker;
+}
+
+/** Keeps a worker that read within every bound for the next read (reads run one at a time). */
+function keepWorker(worker: Worker): void {
+  worker.unref();
+  const timer = setTimeout(() => {
+    if (idleWorker?.worker === worker) idleWorker = undefined;
+    void worker.terminate();
+  }, IDLE_WORKER_MS);
+  timer.unref();
+  idleWorker = { worker, timer };
+}
+
 function runInWorker(job: ReadJob, limits: ReadLimits): Promise<ReadOutcome> {
   return new Promise((resolve) => {
     const before = process.memoryUsage.rss();
     let worker: Worker;
     try {
-      worker = new Worker(WORKER_CODE, {
-        eval: true,
-        workerData: { job, limits, module: READ_JOB_MODULE.href, typescript: TYPESCRIPT_LOADER },
-        resourceLimits: {
-          maxOldGenerationSizeMb: WORKER_HEAP_MB,
-          maxYoungGenerationSizeMb: 16,
-          stackSizeMb: WORKER_STACK_MB,
-        },
-      });
+      worker = takeWorker();
     } catch (error) {
       resolve(runInline(job, limits, error));
       return;
     }
     let settled = false;
-    const settle = (outcome: ReadOutcome) => {
+    const settle = (outcome: ReadOutcome, reusable = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
       clearInterval(watch);
-      void worker.terminate();
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      if (reusable) keepWorker(worker);
+      else void worker.terminate();
       resolve(outcome);
     };
     const deadline = setTimeout(
@@ -106,23 +153,29 @@ function runInWorker(job: ReadJob, limits: ReadLimits): Promise<ReadOutcome> {
         settle({ ok: false, refusal: { limit: 'memory' } });
       }
     }, MEMORY_POLL_MS);
-    worker.once('message', (outcome: ReadOutcome) => settle(outcome));
-    worker.once('error', (error: Error & { code?: string }) =>
+    // A read that went well is kept for the next, unless it left the worker holding much memory
+    // (a large document's heap is given back at once, not after the idle time); a refusal, a
+    // broken bound or a failure stops it, so a hostile document never shares a worker.
+    const onMessage = (outcome: ReadOutcome) =>
+      settle(outcome, outcome.ok && process.memoryUsage.rss() - before < KEEP_GROWTH_BYTES);
+    const onError = (error: Error & { code?: string }) =>
       settle(
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
           ? { ok: false, refusal: { limit: 'memory' }, detail: error.message }
           : { ok: false, refusal: { limit: 'unreadable' }, detail: `${error.name}: ${error.message}` },
-      ),
-    );
-    worker.once('exit', (code) =>
-      settle({ ok: false, refusal: { limit: 'unreadable' }, detail: `read worker exited with ${code}` }),
-    );
+      );
+    const onExit = (code: number) =>
+      settle({ ok: false, refusal: { limit: 'unreadable' }, detail: `read worker exited with ${code}` });
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    worker.postMessage({ job, limits });
   });
 }
 
 /**
  * The worker runs `runReadJob` from read-job's own module, the one this file imports (so a build
- * that bundles or compiles this file keeps it): one job in, one outcome out. Run from source
+ * that bundles or compiles this file keeps it): a job in, its outcome out, for as long as it is kept. Run from source
  * (tsx, vitest) that module is TypeScript, and the worker loads tsx to read it.
  */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -130,9 +183,12 @@ const READ_JOB_MODULE = new URL(FROM_SOURCE ? './read-job.ts' : './read-job.js',
 const TYPESCRIPT_LOADER = FROM_SOURCE ? import.meta.resolve('tsx/esm/api') : undefined;
 const WORKER_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
-(async () => {
+const reader = (async () => {
   if (workerData.typescript) (await import(workerData.typescript)).register();
-  const { runReadJob } = await import(workerData.module);
-  parentPort.postMessage(await runReadJob(workerData.job, workerData.limits));
+  return (await import(workerData.module)).runReadJob;
 })();
+parentPort.on('message', async ({ job, limits }) => {
+  const runReadJob = await reader;
+  parentPort.postMessage(await runReadJob(job, limits));
+});
 `;
