@@ -1,21 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
 import type { Turn } from '../../lib/sessions/index.js';
-import { askPipeline, historyOf } from '../support/pipeline.js';
-import { embeddedServices } from '../support/services.js';
-
-/** A session on a small document trained in the test: each message is asked with the replies so far. */
-async function sessionOn(name: string, text: string) {
-  const services = embeddedServices({}, { random: () => 0.5 });
-  await services.model.train({ format: 'markdown', name, text });
-  const knowledge = await services.model.knowledge();
-  const history: Turn[] = [];
-  return (message: string) => {
-    const reply = askPipeline(knowledge, message, history);
-    history.push({ role: 'user', content: message }, { role: 'assistant', content: reply.text });
-    return reply;
-  };
-}
+import { historyOf, pipelineSession } from '../support/pipeline.js';
 
 /** Branches of a small version-control tool: renaming, deleting, deleting by force. */
 const BRANCHES = `# twig
@@ -56,7 +42,7 @@ describe('"what if …?" after a question that leaned back', () => {
   });
 
   it('answers from the unit about the action asked last under that condition', async () => {
-    const chat = await sessionOn('twig.md', BRANCHES);
+    const { ask: chat } = await pipelineSession('twig.md', BRANCHES);
     expect(chat('How do I rename a local branch?').text).toMatch(/twig move/);
     expect(chat('And how do I delete one?').text).toMatch(/twig drop/);
     const reply = chat("What if it isn't merged yet?");
@@ -93,7 +79,10 @@ Turn on line numbers with the numbers command. Turn them off with nonumbers.
 
 describe('a phrasal verb read with its particle', () => {
   it('does not answer "how do I turn them on?" with the passage that says they are turned off', async () => {
-    const chat = await sessionOn('lamplight.md', CHECKS.replace('{what}', 'their enforcement'));
+    const { ask: chat } = await pipelineSession(
+      'lamplight.md',
+      CHECKS.replace('{what}', 'their enforcement'),
+    );
     expect(chat('Are safety checks enforced out of the box?').text).toMatch(/turned off by default/);
     const reply = chat('How do I turn them on?');
     expect(reply.readAs).toBeDefined();
@@ -102,7 +91,7 @@ describe('a phrasal verb read with its particle', () => {
   });
 
   it('shows the closest passage on the earlier topic, not an answer about something else that says "turn on"', async () => {
-    const chat = await sessionOn('lamplight.md', CHECKS.replace('{what}', 'them'));
+    const { ask: chat } = await pipelineSession('lamplight.md', CHECKS.replace('{what}', 'them'));
     chat('Are safety checks enforced out of the box?');
     const reply = chat('How do I turn them on?');
     expect(reply.confidence.level).toBe('nearest');
@@ -121,7 +110,10 @@ describe('"show me an example"', () => {
   });
 
   it('answers from the passage on turning them on, not from the one the conversation started with', async () => {
-    const chat = await sessionOn('lamplight.md', CHECKS.replace('{what}', 'their enforcement'));
+    const { ask: chat } = await pipelineSession(
+      'lamplight.md',
+      CHECKS.replace('{what}', 'their enforcement'),
+    );
     chat('Are safety checks enforced out of the box?');
     chat('How do I turn them on?');
     expect(chat('Show me an example.').text).toMatch(/^Projects can activate their enforcement/);
@@ -183,7 +175,7 @@ describe('"the other way round?"', () => {
   });
 
   it('answers with the key for the other direction', async () => {
-    const chat = await sessionOn('quill.md', HISTORY);
+    const { ask: chat } = await pipelineSession('quill.md', HISTORY);
     expect(chat('How do I search backward through the history as I type?').text).toMatch(/Ctrl-R/);
     expect(chat('And the other way round?').text).toMatch(
       /^To search forward through the history, press Ctrl-S/,

@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
-import type { Turn } from '../../lib/sessions/index.js';
-import { askPipeline, historyOf } from '../support/pipeline.js';
-import { embeddedServices } from '../support/services.js';
-
-/** A session on a small document trained in the test: each message is asked with the replies so far. */
-async function sessionOn(name: string, text: string) {
-  const services = embeddedServices({}, { random: () => 0.5 });
-  await services.model.train({ format: 'markdown', name, text });
-  const knowledge = await services.model.knowledge();
-  const history: Turn[] = [];
-  return (message: string) => {
-    const reply = askPipeline(knowledge, message, history);
-    history.push({ role: 'user', content: message }, { role: 'assistant', content: reply.text });
-    return reply;
-  };
-}
+import { historyOf, pipelineSession } from '../support/pipeline.js';
 
 /** A small version-control tool: staging files, remotes and their limit. */
 const TWIG = `# twig
@@ -71,7 +56,7 @@ describe('a quantifier without its noun ("how many can I have?")', () => {
   });
 
   it('answers with the limit of what the conversation was about', async () => {
-    const chat = await sessionOn('twig.md', TWIG);
+    const { ask: chat } = await pipelineSession('twig.md', TWIG);
     chat('How do I add a remote?');
     const reply = chat('How many can I have at the same time?');
     expect(reply.text).toMatch(/32 remotes/);

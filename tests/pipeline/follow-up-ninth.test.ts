@@ -1,24 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
-import type { Turn } from '../../lib/sessions/index.js';
-import { askPipeline, historyOf } from '../support/pipeline.js';
-import { embeddedServices } from '../support/services.js';
-
-/** A session on a small document trained in the test: each message is asked with the replies so far. */
-async function sessionOn(name: string, text: string) {
-  const services = embeddedServices({}, { random: () => 0.5 });
-  await services.model.train({ format: 'markdown', name, text });
-  const knowledge = await services.model.knowledge();
-  const history: Turn[] = [];
-  return {
-    knowledge,
-    ask: (message: string) => {
-      const reply = askPipeline(knowledge, message, history);
-      history.push({ role: 'user', content: message }, { role: 'assistant', content: reply.text });
-      return reply;
-    },
-  };
-}
+import { askPipeline, historyOf, pipelineSession } from '../support/pipeline.js';
 
 /** A small version-control tool: sweeping untracked files, sending branches, both with a --force. */
 const TOOL = `# twig
@@ -51,7 +33,7 @@ describe('a relative "that" is no demonstrative', () => {
   });
 
   it('answers such a question after a conversation as it is answered fresh', async () => {
-    const chat = await sessionOn('twig.md', TOOL);
+    const chat = await pipelineSession('twig.md', TOOL);
     expect(chat.ask('How do I send a branch to the server?').text).toMatch(/twig send/);
     const next = chat.ask('Is the check that needs --force on by default?');
     const fresh = askPipeline(chat.knowledge, 'Is the check that needs --force on by default?');
@@ -97,7 +79,7 @@ ${Array.from({ length: 20 }, (_, n) => `## Hook ${n + 1}\n\nHook number ${n + 1}
 
 describe('the earlier topic, told by its rarer words', () => {
   it('does not state a unit as the answer for holding only a carried word found everywhere', async () => {
-    const chat = await sessionOn('twig.md', SWEEP);
+    const chat = await pipelineSession('twig.md', SWEEP);
     expect(chat.ask('How do I delete untracked files with twig sweep?').text).toMatch(/twig sweep deletes/);
     const next = chat.ask('Does it go into folders too?');
     expect(next.confidence.level).not.toBe('answer');
@@ -118,7 +100,7 @@ Build a local version first, so that you won't get confused later when a new rel
 
 describe('an adverb that links a follow-up to the turn before', () => {
   it('is not searched in the reading as written either', async () => {
-    const chat = await sessionOn('pkgtool.md', HOLD);
+    const chat = await pipelineSession('pkgtool.md', HOLD);
     expect(chat.ask('How do I keep a package from being upgraded?').text).toMatch(/pkgtool hold/);
     const next = chat.ask('How do I undo that later?');
     expect(next.thought).not.toMatch(/searched: [^·]*\blater\b/);
@@ -149,7 +131,7 @@ describe('"what about <gerund> …?" whose complement is an embedded question', 
   });
 
   it('answers it through the pipeline with what the gerund asks', async () => {
-    const chat = await sessionOn('twig.md', HISTORY);
+    const chat = await pipelineSession('twig.md', HISTORY);
     expect(chat.ask("How do I see a file's history across renames?").text).toMatch(/--follow/);
     const next = chat.ask('What about seeing who last changed each line?');
     expect(next.readAs).toMatch(/^How do I see who last changed each line\?/);
