@@ -175,8 +175,8 @@ function runInWorker(job: ReadJob, limits: ReadLimits): Promise<ReadOutcome> {
 
 /**
  * The worker runs `runReadJob` from read-job's own module, the one this file imports (so a build
- * that bundles or compiles this file keeps it): a job in, its outcome out, for as long as it is kept. Run from source
- * (tsx, vitest) that module is TypeScript, and the worker loads tsx to read it.
+ * that bundles or compiles this file keeps it): a job in, its outcome out, for as long as it is
+ * kept. Run from source (tsx, vitest) that module is TypeScript, and the worker loads tsx to read it.
  */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const READ_JOB_MODULE = new URL(FROM_SOURCE ? './read-job.ts' : './read-job.js', import.meta.url);

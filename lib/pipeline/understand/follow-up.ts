@@ -533,10 +533,10 @@ const QUESTION_OPENERS = /^(?:is|are|was|were|does|do|did|can|could|will|would|s
 const DUMMY_IT =
   /\b(?:is|was|will|would|does|can|could|make)\s+it\s+(?:possible|necessary|safe|ok|okay|better|worth|recommended|required|allowed|easy|hard)\b|\bit(?:'s|\s+is|\s+was)\s+(?:possible|necessary|safe|better|worth|recommended|required|allowed|easy|hard)\b/i;
 
-/** "the others" and "the rest" stand for what was not named in the turn before, as pronouns do. */
 /** "How many" or "how much" right before the auxiliary of its clause: the noun it counts is left out. */
 const ELLIPTIC_QUANTIFIER =
   /\bhow\s+(?:many|much)\s+(?=(?:can|could|do|does|did|is|are|was|were|should|may|might|will|would|must)\b)/i;
+/** "the others" and "the rest" stand for what was not named in the turn before, as pronouns do. */
 const DEMONSTRATIVE = /\b(?:it|its|that|this|these|those|them|they|one|the others|the rest)\b/i;
 /** A demonstrative with its noun ("this option", "that command") points back as a whole. */
 const DEMONSTRATIVE_PHRASE = /\b(?:this|that|these|those|the other|the same)\s+\p{L}+/giu;
