@@ -53,6 +53,10 @@ describe('a quantifier without its noun ("how many can I have?")', () => {
     expect(resolveFollowUp('How much memory does it take?', historyOf('How do I add a remote?')).kind).toBe(
       'pronoun',
     );
+    // "How much" before its verb is the measure the verb takes, no noun left out.
+    expect(resolveFollowUp('How much does the hosting cost?', historyOf('How do I add a remote?')).kind).toBe(
+      'none',
+    );
   });
 
   it('answers with the limit of what the conversation was about', async () => {
@@ -78,5 +82,21 @@ describe('"what about X?" after a question whose verb has a person for its objec
     expect(
       resolveFollowUp('What about the errors?', historyOf('How do I sort them by date?')).question,
     ).not.toMatch(/sort them by the errors/);
+  });
+});
+
+describe('"it" before a verb of cost or time with a to-infinitive after it', () => {
+  it('stands for nothing (extraposition): the question stands alone', () => {
+    expect(resolveFollowUp('How long does it take to train?', historyOf('How do I add a remote?')).kind).toBe(
+      'none',
+    );
+    expect(
+      resolveFollowUp('How much does it cost to host a repository?', historyOf('How do I add a remote?'))
+        .kind,
+    ).toBe('none');
+    // Without the infinitive, "it" is what the conversation was about.
+    expect(resolveFollowUp('How long does it take?', historyOf('How do I add a remote?')).kind).toBe(
+      'pronoun',
+    );
   });
 });

@@ -529,13 +529,20 @@ const RELATIVE_THAT =
 /** The auxiliary or copula that opens a yes-no question. */
 const QUESTION_OPENERS = /^(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|had)$/i;
 
-/** The "it" that stands for nothing: "is it possible to ...", "it is better to ...". */
+/**
+ * The "it" that stands for nothing: "is it possible to ...", "it is better to ...", and the
+ * subject of a verb of cost or time whose real subject is the to-infinitive after it
+ * (extraposition: "does it cost anything to run this service?", "how long does it take to train?").
+ */
 const DUMMY_IT =
-  /\b(?:is|was|will|would|does|can|could|make)\s+it\s+(?:possible|necessary|safe|ok|okay|better|worth|recommended|required|allowed|easy|hard)\b|\bit(?:'s|\s+is|\s+was)\s+(?:possible|necessary|safe|better|worth|recommended|required|allowed|easy|hard)\b/i;
+  /\b(?:is|was|will|would|does|can|could|make)\s+it\s+(?:possible|necessary|safe|ok|okay|better|worth|recommended|required|allowed|easy|hard)\b|\bit(?:'s|\s+is|\s+was)\s+(?:possible|necessary|safe|better|worth|recommended|required|allowed|easy|hard)\b|\b(?:does|did|will|would|can|could|should)\s+it\s+(?:cost|take)\b(?=[^?]*\bto\s+[a-z])/i;
 
-/** "How many" or "how much" right before the auxiliary of its clause: the noun it counts is left out. */
+/**
+ * "How many" right before the auxiliary of its clause: the noun it counts is left out. ("How
+ * much" there is most often the measure a verb takes, "how much does it cost", not an ellipsis.)
+ */
 const ELLIPTIC_QUANTIFIER =
-  /\bhow\s+(?:many|much)\s+(?=(?:can|could|do|does|did|is|are|was|were|should|may|might|will|would|must)\b)/i;
+  /\bhow\s+many\s+(?=(?:can|could|do|does|did|is|are|was|were|should|may|might|will|would|must)\b)/i;
 /** "the others" and "the rest" stand for what was not named in the turn before, as pronouns do. */
 const DEMONSTRATIVE = /\b(?:it|its|that|this|these|those|them|they|one|the others|the rest)\b/i;
 /** A demonstrative with its noun ("this option", "that command") points back as a whole. */
