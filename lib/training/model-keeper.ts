@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   type DialoguePair,
   type DocumentRecord,
@@ -27,6 +26,7 @@ import {
   ownCorpus,
 } from './corpus-source.js';
 import { DocumentLedger } from './document-ledger.js';
+import { sha256Hex } from './hash.js';
 import { trainingKeys } from './keys.js';
 import { decodeSnapshot } from './snapshot.js';
 import { createSnapshotSchedule } from './snapshot-schedule.js';
@@ -51,9 +51,6 @@ const STARTER_POLL_MS = 100;
 /** How long the marker of a starter guide refresh keeps other instances from doing the same. */
 const STARTER_REFRESH_SECONDS = 300;
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
 /** Chunks read per request while catching up (at most 8 MB of text at the 1 MB train cap). */
 const TAIL_PAGE_CHUNKS = 8;
 
@@ -403,7 +400,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
           name: STARTER_NAME,
           format: 'text',
           bytes: Buffer.byteLength(text, 'utf8'),
-          sha256: sha256(text),
+          sha256: sha256Hex(text),
           trainedAt: new Date().toISOString(),
         },
         ...(replaced ? { forget: [replaced] } : {}),
@@ -419,7 +416,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
    * when this instance replaced it.
    */
   async function refreshStarter(): Promise<boolean> {
-    const hash = sha256(options.starterText!);
+    const hash = sha256Hex(options.starterText!);
     const record = await keeper.document(STARTER_DOCUMENT_ID);
     if (!record || record.sha256 === hash) return false;
     const marker = `${trainingKeys.starter}:${hash}`;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   cleanName,
   cleanTrainingText,
@@ -11,6 +10,7 @@ import {
 } from '../documents/index.js';
 import { HttpError, readJson, validate } from '../http/index.js';
 import { type ParsedUpload, parseFileUpload } from '../upload/index.js';
+import { sha256Hex } from './hash.js';
 import {
   MAX_TRAIN_FILE_BYTES,
   MAX_TRAIN_TEXT_BYTES,
@@ -32,8 +32,6 @@ export interface TrainInput {
   /** Part `part` of `parts` of a larger file (absent: the whole document in one request). */
   part?: { part: number; parts: number };
 }
-
-const sha256Hex = (bytes: string | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** The id of plain text sent without one: `text-` and the first 16 hex digits of its SHA-256. */
 export function textDocumentId(text: string): string {
