@@ -1,26 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
-import { historyOf, pipelineSession } from '../support/pipeline.js';
-
-/** A small version-control tool: staging files, remotes and their limit. */
-const TWIG = `# twig
-
-## Staging
-
-### Staging a file
-
-To stage a file for the next commit, run twig add with its path.
-
-## Remotes
-
-### Adding a remote
-
-To add a remote, run twig remote add with a name and an address.
-
-### Limits
-
-A repository can have at most 32 remotes at the same time.
-`;
+import { historyOf } from '../support/pipeline.js';
 
 describe('a verb whose object is an action ("how do I undo it?")', () => {
   it('carries the earlier action with its verb, where another verb carries only the thing', () => {
@@ -36,35 +16,6 @@ describe('a verb whose object is an action ("how do I undo it?")', () => {
       historyOf('How do I stage a file for the next commit?'),
     );
     expect(remove.carried).toBe('file for the next commit');
-  });
-});
-
-describe('a quantifier without its noun ("how many can I have?")', () => {
-  it('leans on the conversation as a pronoun does; with its noun it stands alone', () => {
-    const read = resolveFollowUp(
-      'How many can I have at the same time?',
-      historyOf('How do I add a remote?'),
-    );
-    expect(read.kind).toBe('pronoun');
-    expect(read.carried).toBe('How do I add a remote?');
-    expect(resolveFollowUp('How many remotes can I have?', historyOf('How do I add a remote?')).kind).toBe(
-      'none',
-    );
-    expect(resolveFollowUp('How much memory does it take?', historyOf('How do I add a remote?')).kind).toBe(
-      'pronoun',
-    );
-    // "How much" before its verb is the measure the verb takes, no noun left out.
-    expect(resolveFollowUp('How much does the hosting cost?', historyOf('How do I add a remote?')).kind).toBe(
-      'none',
-    );
-  });
-
-  it('answers with the limit of what the conversation was about', async () => {
-    const { ask: chat } = await pipelineSession('twig.md', TWIG);
-    chat('How do I add a remote?');
-    const reply = chat('How many can I have at the same time?');
-    expect(reply.text).toMatch(/32 remotes/);
-    expect(reply.thought).toMatch(/leaning on turn 1/);
   });
 });
 

@@ -506,9 +506,6 @@ function pointsBack(question: string): boolean {
   const pronounsLeft = pronouns.replace(RELATIVE_THAT, '$1 ');
   // The "it" of "is it possible to ..." stands for nothing.
   const pointing = pronounsLeft.replace(DUMMY_IT, (match) => match.replace(/\bit\b/i, ' '));
-  // A quantifier without its noun ("how many can I have?") stands for the noun as a pronoun does
-  // (nominal ellipsis): the noun is what the conversation was about.
-  if (ELLIPTIC_QUANTIFIER.test(pointing)) return contentWords(question) <= 5;
   if (!DEMONSTRATIVE.test(pointing)) return false;
   const words = contentWords(question.replace(DEMONSTRATIVE_PHRASE, ' '));
   // "it" stands for something more surely than "that" or "one" do, so a longer question with it
@@ -537,12 +534,6 @@ const QUESTION_OPENERS = /^(?:is|are|was|were|does|do|did|can|could|will|would|s
 const DUMMY_IT =
   /\b(?:is|was|will|would|does|can|could|make)\s+it\s+(?:possible|necessary|safe|ok|okay|better|worth|recommended|required|allowed|easy|hard)\b|\bit(?:'s|\s+is|\s+was)\s+(?:possible|necessary|safe|better|worth|recommended|required|allowed|easy|hard)\b|\b(?:does|did|will|would|can|could|should)\s+it\s+(?:cost|take)\b(?=[^?]*\bto\s+[a-z])/i;
 
-/**
- * "How many" right before the auxiliary of its clause: the noun it counts is left out. ("How
- * much" there is most often the measure a verb takes, "how much does it cost", not an ellipsis.)
- */
-const ELLIPTIC_QUANTIFIER =
-  /\bhow\s+many\s+(?=(?:can|could|do|does|did|is|are|was|were|should|may|might|will|would|must)\b)/i;
 /** "the others" and "the rest" stand for what was not named in the turn before, as pronouns do. */
 const DEMONSTRATIVE = /\b(?:it|its|that|this|these|those|them|they|one|the others|the rest)\b/i;
 /** A demonstrative with its noun ("this option", "that command") points back as a whole. */
