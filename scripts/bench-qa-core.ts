@@ -67,14 +67,14 @@ export interface SetResult {
 
 /**
  * The reply's confidence level: the `confidence.level` of its JSON where the service gives one
- * (issue 27); until then read from the reply: "I don't know…" is `none`, "Closest I found…"
+ * (issue 27); until then read from the reply: "I don't know…" is `none`, "Closest match…" (or an earlier release's "Closest I found…")
  * is `nearest`, anything else `answer`.
  */
 export function levelOf(reply: BenchReply): Level {
   if (reply.confidence?.level) return reply.confidence.level;
   const text = reply.text.trim();
   if (/^I don't know\b/i.test(text)) return 'none';
-  if (/^(?:The )?(closest|nearest) I (found|have)\b/i.test(text)) return 'nearest';
+  if (/^(?:The )?(?:closest|nearest) (?:I (?:found|have)|match)\b/i.test(text)) return 'nearest';
   return 'answer';
 }
 

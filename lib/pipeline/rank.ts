@@ -37,8 +37,30 @@ export interface Evidence {
   proximity: number;
   /** Whether the unit is of the kind the question wants (an option entry, a default, a command). */
   fitsWanted: boolean;
+  /** The evidence the rank weighs, each before its weight (tuning.ts): what `npm run fit:rank` reads. */
+  features?: RankFeatures;
   rank: number;
 }
+
+/** The parts of a unit's rank, unweighted. */
+export interface RankFeatures {
+  coverage: number;
+  /** Its BM25 against the best of its reading, 0-1. */
+  bm25: number;
+  /** Words of the longest run of the message's words it repeats, past the first (at most 6). */
+  run: number;
+  named: number;
+  proximity: number;
+  kind: number;
+  title: number;
+  ownHeading: number;
+  prior: number;
+  opposite: number;
+  /** 1 when it lacks the rarest word another unit has, or the earlier topic another unit keeps. */
+  rarestMissing: number;
+  offTopic: number;
+}
+
 
 /**
  * Rank: scores the candidates of every reading together, by general evidence only: how much of
@@ -86,13 +108,21 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
     // the question well enough, one without it is never the answer. (When none that has it
     // does, the word may be a paraphrase of what the text says, and it is not required.)
     if (rarestRequired(items)) {
-      for (const item of items) if (!item.hasRarest) item.rank -= RAREST_MISSING_PENALTY;
+      for (const item of items) {
+        if (item.hasRarest) continue;
+        item.rank -= RAREST_MISSING_PENALTY;
+        if (item.features) item.features.rarestMissing = 1;
+      }
     }
     // A follow-up that carries the earlier question's words is about that question's topic: a
     // unit that holds none of them answers something else (the judge never states it as the
     // answer), so it is not the reading's best while another unit keeps the topic.
     if (search.counted > search.own && items.some((item) => keepsTopic(search, item.hit))) {
-      for (const item of items) if (!keepsTopic(search, item.hit)) item.rank -= RAREST_MISSING_PENALTY;
+      for (const item of items) {
+        if (keepsTopic(search, item.hit)) continue;
+        item.rank -= RAREST_MISSING_PENALTY;
+        if (item.features) item.features.offTopic = 1;
+      }
     }
     all.push(...items);
   });
@@ -223,6 +253,20 @@ function judgeHit(
           : index.section(prior).file !== undefined && index.section(prior).file === section.file
             ? PRIOR_DOCUMENT_BONUS
             : 0;
+  const features: RankFeatures = {
+    coverage,
+    bm25: topScore > 0 ? hit.score / topScore : 0,
+    run: Math.min(6, Math.max(0, run - 1)),
+    named,
+    proximity,
+    kind: fitsWanted ? 1 : 0,
+    title,
+    ownHeading: ownHeading ? 1 : 0,
+    prior: priorBonus,
+    opposite: opposite ? 1 : 0,
+    rarestMissing: 0,
+    offTopic: 0,
+  };
   return {
     hit,
     reading,
@@ -231,17 +275,18 @@ function judgeHit(
     hasRarest,
     proximity,
     fitsWanted,
+    features,
     rank:
       coverage +
-      BM25_SHARE * (topScore > 0 ? hit.score / topScore : 0) +
-      RUN_BONUS * Math.min(6, Math.max(0, run - 1)) +
+      BM25_SHARE * features.bm25 +
+      RUN_BONUS * features.run +
       named +
       PROXIMITY_BONUS * proximity +
-      (fitsWanted ? UNIT_KIND_BONUS : 0) +
+      UNIT_KIND_BONUS * features.kind +
       TITLE_BONUS * title +
-      (ownHeading ? OWN_HEADING_BONUS : 0) +
+      OWN_HEADING_BONUS * features.ownHeading +
       priorBonus -
-      (opposite ? OPPOSITE_STATE_PENALTY : 0),
+      OPPOSITE_STATE_PENALTY * features.opposite,
   };
 }
 

@@ -44,5 +44,11 @@ export function statesDefaultValue(text: string): boolean {
   return false;
 }
 
-/** How a reply at level `nearest` opens: the service's own words, not the documents'. */
-export const NEAREST_PREFACE = 'Closest I found (it may not answer this): ';
+/**
+ * How a reply at level `nearest` opens: the service's own words, not the documents'. Short, for
+ * every word of it comes out of `maxTokens` and pushes the passage's answering words further from
+ * the start (twelfth round: 7 words -> 5).
+ */
+export const NEAREST_PREFACE = 'Closest match (may not answer): ';
+/** The same opening as earlier releases wrote it: a conversation stored by one still has it. */
+export const EARLIER_NEAREST_PREFACES = ['Closest I found (it may not answer this): '];

@@ -8,6 +8,7 @@ import { evidenceBudgets } from '../../lib/pipeline/types.js';
 import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
 import type { Reading } from '../../lib/pipeline/understand/index.js';
 import { shapeOf } from '../../lib/pipeline/understand/shape.js';
+import { EARLIER_NEAREST_PREFACES, NEAREST_PREFACE } from '../../lib/pipeline/wording.js';
 import type { Turn } from '../../lib/sessions/index.js';
 import { askPipeline, historyOf } from '../support/pipeline.js';
 import { embeddedServices } from '../support/services.js';
@@ -833,13 +834,12 @@ describe('a message whose own words a pronoun stands for', () => {
     expect(resolveFollowUp('Where did they live?', history).kind).toBe('pronoun');
   });
 
-  it('takes no name from the words a closest-passage reply opens with', () => {
-    const hedged = exchange(
-      'How do I keep the lamp lit?',
-      'Closest I found (it may not answer this): Always trim the wick before dusk. [1]',
-    );
-    const read = resolveFollowUp('Where does he live?', hedged);
-    expect(read.question).not.toMatch(/Always/);
+  it('takes no name from the words a closest-passage reply opens with, as this release or an earlier one wrote them', () => {
+    for (const preface of [NEAREST_PREFACE, ...EARLIER_NEAREST_PREFACES]) {
+      const hedged = exchange('How do I keep the lamp lit?', `${preface}Always trim the wick before dusk. [1]`);
+      const read = resolveFollowUp('Where does he live?', hedged);
+      expect(read.question).not.toMatch(/Always/);
+    }
   });
 });
 
