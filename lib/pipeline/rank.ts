@@ -37,30 +37,74 @@ export interface Evidence {
   proximity: number;
   /** Whether the unit is of the kind the question wants (an option entry, a default, a command). */
   fitsWanted: boolean;
-  /** The evidence the rank weighs, each before its weight (tuning.ts): what `npm run fit:rank` reads. */
+  /** The parts its rank weighs (`rankOf`); absent on evidence made by hand in a test. */
   features?: RankFeatures;
   rank: number;
 }
 
-/** The parts of a unit's rank, unweighted. */
+/** The parts of a unit's rank, each before its weight (`RANK_WEIGHTS`). */
 export interface RankFeatures {
+  /** Share of the question's weighted words the unit covers (`Evidence.coverage`). */
   coverage: number;
   /** Its BM25 against the best of its reading, 0-1. */
   bm25: number;
   /** Words of the longest run of the message's words it repeats, past the first (at most 6). */
   run: number;
+  /** An entry named by an option or term the question writes: its bonus (NAMED_BONUS, more for the entry's first unit). */
   named: number;
   proximity: number;
+  /** 1 when the unit is of the kind the question wants. */
   kind: number;
+  /** Share of the question's words the document's file name holds. */
   title: number;
+  /** 1 when its innermost heading holds the rarest word. */
   ownHeading: number;
+  /** The earlier answer's place, for a resolved follow-up: its bonus or penalty, signed. */
   prior: number;
+  /** 1 when it holds the message's phrasal verb only with the opposite particle. */
   opposite: number;
-  /** 1 when it lacks the rarest word another unit has, or the earlier topic another unit keeps. */
+  /** 1 when it lacks the rarest word another unit has. */
   rarestMissing: number;
+  /** 1 when it lacks the earlier topic another unit keeps (a follow-up). */
   offTopic: number;
 }
 
+/**
+ * What each part of the rank weighs (tuning.ts says why each is what it is). `npm run bench:rank`
+ * ranks the bench sets' candidates again under other weights, to refit them on the tuning halves.
+ */
+export const RANK_WEIGHTS: Readonly<RankFeatures> = {
+  coverage: 1,
+  bm25: BM25_SHARE,
+  run: RUN_BONUS,
+  named: 1,
+  proximity: PROXIMITY_BONUS,
+  kind: UNIT_KIND_BONUS,
+  title: TITLE_BONUS,
+  ownHeading: OWN_HEADING_BONUS,
+  prior: 1,
+  opposite: -OPPOSITE_STATE_PENALTY,
+  rarestMissing: -RAREST_MISSING_PENALTY,
+  offTopic: -RAREST_MISSING_PENALTY,
+};
+
+/** A unit's rank: its features, weighed. */
+export function rankOf(features: RankFeatures, weights: Readonly<RankFeatures> = RANK_WEIGHTS): number {
+  return (
+    weights.coverage * features.coverage +
+    weights.bm25 * features.bm25 +
+    weights.run * features.run +
+    weights.named * features.named +
+    weights.proximity * features.proximity +
+    weights.kind * features.kind +
+    weights.title * features.title +
+    weights.ownHeading * features.ownHeading +
+    weights.prior * features.prior +
+    weights.opposite * features.opposite +
+    weights.rarestMissing * features.rarestMissing +
+    weights.offTopic * features.offTopic
+  );
+}
 
 /**
  * Rank: scores the candidates of every reading together, by general evidence only: how much of
@@ -110,7 +154,7 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
     if (rarestRequired(items)) {
       for (const item of items) {
         if (item.hasRarest) continue;
-        item.rank -= RAREST_MISSING_PENALTY;
+        item.rank += RANK_WEIGHTS.rarestMissing;
         if (item.features) item.features.rarestMissing = 1;
       }
     }
@@ -120,7 +164,7 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
     if (search.counted > search.own && items.some((item) => keepsTopic(search, item.hit))) {
       for (const item of items) {
         if (keepsTopic(search, item.hit)) continue;
-        item.rank -= RAREST_MISSING_PENALTY;
+        item.rank += RANK_WEIGHTS.offTopic;
         if (item.features) item.features.offTopic = 1;
       }
     }
@@ -276,17 +320,7 @@ function judgeHit(
     proximity,
     fitsWanted,
     features,
-    rank:
-      coverage +
-      BM25_SHARE * features.bm25 +
-      RUN_BONUS * features.run +
-      named +
-      PROXIMITY_BONUS * proximity +
-      UNIT_KIND_BONUS * features.kind +
-      TITLE_BONUS * title +
-      OWN_HEADING_BONUS * features.ownHeading +
-      priorBonus -
-      OPPOSITE_STATE_PENALTY * features.opposite,
+    rank: rankOf(features),
   };
 }
 
