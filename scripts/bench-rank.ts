@@ -68,7 +68,11 @@ for (const set of sets) {
         return {
           features: item.features!,
           id: item.hit.id,
-          holdsAnswer: mentions(`${heading}\n${passages.text(item.hit.id)}`, question.a!, Number.MAX_SAFE_INTEGER),
+          holdsAnswer: mentions(
+            `${heading}\n${passages.text(item.hit.id)}`,
+            question.a!,
+            Number.MAX_SAFE_INTEGER,
+          ),
         };
       }),
     });
@@ -91,7 +95,8 @@ function top(question: Ranked, weights: Readonly<RankFeatures>): Candidate | und
 
 function topHolds(weights: Readonly<RankFeatures>, half: Half, set?: string): number {
   return questions.filter(
-    (question) => question.half === half && (!set || question.set === set) && top(question, weights)?.holdsAnswer,
+    (question) =>
+      question.half === half && (!set || question.set === set) && top(question, weights)?.holdsAnswer,
   ).length;
 }
 
@@ -106,13 +111,17 @@ for (const set of sets) {
         .slice(0, 5)
         .some((candidate) => candidate.holdsAnswer),
     ).length;
-    console.log(`| ${set.name} | ${half} | ${those.length} | ${topHolds(RANK_WEIGHTS, half, set.name)} | ${inFive} |`);
+    console.log(
+      `| ${set.name} | ${half} | ${those.length} | ${topHolds(RANK_WEIGHTS, half, set.name)} | ${inFive} |`,
+    );
   }
 }
 
 if (values.fit) {
   // Coverage stays at 1: it sets the scale the other weights are read against.
-  const GRID = [-1, -0.6, -0.4, -0.3, -0.2, -0.1, -0.05, 0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1, 1.5, 2];
+  const GRID = [
+    -1, -0.6, -0.4, -0.3, -0.2, -0.1, -0.05, 0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1, 1.5, 2,
+  ];
   let weights: RankFeatures = { ...RANK_WEIGHTS };
   let best = topHolds(weights, 'tuning');
   const start = best;
@@ -134,7 +143,9 @@ if (values.fit) {
     if (!moved) break;
   }
   console.log(`\ntuning: top unit holds an answer word ${start} -> ${best}`);
-  console.log(`held out (counts only): ${topHolds(RANK_WEIGHTS, 'heldout')} -> ${topHolds(weights, 'heldout')}`);
+  console.log(
+    `held out (counts only): ${topHolds(RANK_WEIGHTS, 'heldout')} -> ${topHolds(weights, 'heldout')}`,
+  );
   console.log(JSON.stringify(weights));
 }
 process.exit(0);

@@ -62,6 +62,13 @@ export const TITLE_BONUS = 0.1;
  */
 export const OWN_HEADING_BONUS = 0.05;
 
+/**
+ * Share of the passages a name may be written in and still tell what a turn is about, or be the
+ * short answer to a "which X" question: a name written in more (the program a manual documents,
+ * "Bash" in the Bash manual) is the whole text's subject, not one X among others.
+ */
+export const COMMON_NAME_SHARE = 0.08;
+
 // --- extract ----------------------------------------------------------------------------------
 
 /** Passages whose names may answer a who/where/how-many question (a "which X" looks at all). */

@@ -836,7 +836,10 @@ describe('a message whose own words a pronoun stands for', () => {
 
   it('takes no name from the words a closest-passage reply opens with, as this release or an earlier one wrote them', () => {
     for (const preface of [NEAREST_PREFACE, ...EARLIER_NEAREST_PREFACES]) {
-      const hedged = exchange('How do I keep the lamp lit?', `${preface}Always trim the wick before dusk. [1]`);
+      const hedged = exchange(
+        'How do I keep the lamp lit?',
+        `${preface}Always trim the wick before dusk. [1]`,
+      );
       const read = resolveFollowUp('Where does he live?', hedged);
       expect(read.question).not.toMatch(/Always/);
     }

@@ -14,6 +14,7 @@ import {
   OTHER_PASSAGE_SHARE,
 } from '../tuning.js';
 import type { EvidenceBudget, Source } from '../types.js';
+import { isCommonName } from '../understand/index.js';
 import type { QuestionShape } from '../understand/shape.js';
 import { statesDefaultValue } from '../wording.js';
 import { fitsKind } from './kind-fit.js';
@@ -79,7 +80,13 @@ export function extract(
     (term) => (index.idf(term) / maxIdf) ** 2,
     isName,
     search.reading.carried ? ownTerms : undefined,
-  ).filter((candidate) => fitsKind(index, candidate.text, shape.kind));
+  ).filter(
+    (candidate) =>
+      fitsKind(index, candidate.text, shape.kind) &&
+      // "Which startup files does a login shell read?" is not answered "Bash." in the Bash manual:
+      // a name written nearly everywhere is the text's own subject, not one of the X asked for.
+      (shape.kind !== 'choice' || !isCommonName(index, candidate.text)),
+  );
   const answer = request.hedged ? null : confidentAnswer(candidates);
   // A closest-passage reply states no short answer, but the best unit's own line that names the
   // likeliest one is shown with it (as it is for an answer), so the reader can judge.

@@ -3,6 +3,7 @@ import type { PassageIndex } from '../../retrieval/index.js';
 import { searchTerm } from '../../retrieval/index.js';
 import type { Turn } from '../../sessions/index.js';
 import { previousPassage, quotedPassages } from '../around.js';
+import { COMMON_NAME_SHARE } from '../tuning.js';
 import type { Knowledge } from '../types.js';
 import { type FollowUp, resolveFollowUp, withoutLinkingAdverb } from './follow-up.js';
 import { asksForMadeUpText, madeUpTopic, type QuestionShape, shapeOf } from './shape.js';
@@ -38,9 +39,6 @@ export type Understanding =
   | { kind: 'around'; followUp: FollowUp; from: number }
   | { kind: 'question'; readings: Reading[]; followUp: FollowUp };
 
-/** Share of the passages a name may appear in and still tell what a turn is about. */
-const COMMON_NAME_SHARE = 0.08;
-
 /**
  * Understand: small talk (the dialogue layer, only when it is sure), a request for made-up text,
  * and otherwise the readings of a question: as written and, when its language leans on the
@@ -59,7 +57,7 @@ export function understand(knowledge: Knowledge, message: string, history: reado
     message,
     history,
     (answer) => topicOfAnswer(passages, answer),
-    (name) => isCommon(passages, name),
+    (name) => isCommonName(passages, name),
   );
   // A reply quotes up to a few units, each closed by its [n]: all of them are what the reader has
   // seen, and the first is where the earlier answer was found.
@@ -146,7 +144,8 @@ function topicOfAnswer(passages: PassageIndex, answer: string): string | undefin
   );
 }
 
-function isCommon(passages: PassageIndex, name: string): boolean {
+/** Whether a name is written in so many passages (COMMON_NAME_SHARE) that it is the text's own subject. */
+export function isCommonName(passages: PassageIndex, name: string): boolean {
   const term = searchTerm(name.split(/\s+/)[0] ?? '');
   if (!term || passages.size === 0) return false;
   return passages.documentFrequency(term) > passages.size * COMMON_NAME_SHARE;

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { pipelineSession } from '../support/pipeline.js';
+
+/** A manual whose program's name is written in nearly every paragraph, as a manual's is. */
+const MANUAL = `# Tarn manual
+
+## Tarn Startup Files
+
+This section describes how Tarn executes its startup files. If any of the files exist but cannot be read, Tarn reports an error.
+
+When Tarn is started as a login shell, it first reads and runs the commands of the file /etc/tarnrc, if that file exists.
+
+## Invocation
+
+Tarn reads and runs the commands of a file when the file's name is given as its first argument.
+
+## Non-interactive shells
+
+A shell that Tarn starts for a script reads no startup files unless Tarn is told to.
+
+## Restricted shell
+
+When Tarn is started with the name rtarn, the shell is restricted.
+
+## POSIX mode
+
+In POSIX mode the POSIX startup files are read rather than the normal Tarn files.
+
+## Prompt
+
+Tarn shows its prompt before it reads each command line.
+
+## History
+
+Tarn keeps the command lines typed in a history list.
+
+## Jobs
+
+Tarn runs each pipeline as a job that can be stopped and resumed.
+
+## Aliases
+
+Tarn replaces the first word of a command with its alias, when one is defined.
+
+## Exit status
+
+Tarn returns the exit status of the last command it ran.
+`;
+
+describe('short answers to "which X" questions', () => {
+  it('are never the name the whole text is about', async () => {
+    const { ask } = await pipelineSession('tarn.md', MANUAL);
+    const reply = ask('Which startup files does a login shell read?');
+    expect(reply.confidence.level).toBe('answer');
+    expect(reply.text).toContain('/etc/tarnrc');
+    expect(reply.text).not.toMatch(/^Tarn\./);
+  });
+});
