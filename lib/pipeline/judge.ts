@@ -77,12 +77,16 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
     // So too where the message as written finds nothing: it is a follow-up, and what it leaves
     // out is what the conversation was about; and where its answer is off the earlier topic (so
     // only a closest passage too) and the resolved reading chose another unit. But not a unit the
-    // earlier answer quoted whole, which would say again what the reader has just read.
+    // earlier answer quoted whole, which would say again what the reader has just read, unless
+    // the message's own words find only units off the earlier topic: then what it asks is most
+    // likely in what the reader has just read and passed over ("How do I switch that off
+    // again?" after a reply that ended "To match case again: :set noignorecase"), and a unit that
+    // shares nothing with the conversation is no nearer.
     if (
       resolvedJudgement.confidence.level === 'nearest' &&
       (writtenJudgement.confidence.level !== 'answer' ||
         (offTopic && resolved.hit.id !== asWritten?.hit.id)) &&
-      (!said.includes(resolved.hit.id) || partly?.includes(resolved.hit.id))
+      (!said.includes(resolved.hit.id) || partly?.includes(resolved.hit.id) || offTopic)
     )
       return resolvedJudgement;
     if (offTopic) {

@@ -68,6 +68,11 @@ export const OWN_HEADING_BONUS = 0.05;
  * "Bash" in the Bash manual) is the whole text's subject, not one X among others.
  */
 export const COMMON_NAME_SHARE = 0.08;
+/**
+ * ... and the least number of passages such a name is written in before a short answer is refused
+ * for it: in a text of a dozen passages a share says nothing (a story's hero is in two of them).
+ */
+export const COMMON_ANSWER_PASSAGES = 20;
 
 // --- extract ----------------------------------------------------------------------------------
 

@@ -1,7 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { pipelineSession } from '../support/pipeline.js';
 
-/** A manual whose program's name is written in nearly every paragraph, as a manual's is. */
+const BUILTINS = [
+  'alpha',
+  'bravo',
+  'cedar',
+  'delta',
+  'ember',
+  'fjord',
+  'grove',
+  'harbor',
+  'iris',
+  'juniper',
+  'kestrel',
+  'lumen',
+  'maple',
+  'nectar',
+  'onyx',
+  'pebble',
+];
+
+/** A manual whose program's name is written in nearly every one of its passages, as a manual's is. */
 const MANUAL = `# Tarn manual
 
 ## Tarn Startup Files
@@ -45,7 +64,7 @@ Tarn replaces the first word of a command with its alias, when one is defined.
 ## Exit status
 
 Tarn returns the exit status of the last command it ran.
-`;
+${BUILTINS.map((name) => `\n## The ${name} builtin\n\nTarn runs the ${name} builtin without starting a new process.\n`).join('')}`;
 
 describe('short answers to "which X" questions', () => {
   it('are never the name the whole text is about', async () => {

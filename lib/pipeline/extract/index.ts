@@ -6,6 +6,7 @@ import type { Evidence } from '../rank.js';
 import {
   ANSWER_COVERAGE,
   ANTECEDENT_LINES,
+  COMMON_ANSWER_PASSAGES,
   CONFIDENCE_MARGIN,
   FURTHER_CITATION_SHARE,
   LEAD_IN_WORDS,
@@ -85,7 +86,7 @@ export function extract(
       fitsKind(index, candidate.text, shape.kind) &&
       // "Which startup files does a login shell read?" is not answered "Bash." in the Bash manual:
       // a name written nearly everywhere is the text's own subject, not one of the X asked for.
-      (shape.kind !== 'choice' || !isCommonName(index, candidate.text)),
+      (shape.kind !== 'choice' || !isCommonName(index, candidate.text, COMMON_ANSWER_PASSAGES)),
   );
   const answer = request.hedged ? null : confidentAnswer(candidates);
   // A closest-passage reply states no short answer, but the best unit's own line that names the

@@ -144,9 +144,13 @@ function topicOfAnswer(passages: PassageIndex, answer: string): string | undefin
   );
 }
 
-/** Whether a name is written in so many passages (COMMON_NAME_SHARE) that it is the text's own subject. */
-export function isCommonName(passages: PassageIndex, name: string): boolean {
+/**
+ * Whether a name is written in so many passages (COMMON_NAME_SHARE, and at least `least`) that it
+ * is the text's own subject.
+ */
+export function isCommonName(passages: PassageIndex, name: string, least = 0): boolean {
   const term = searchTerm(name.split(/\s+/)[0] ?? '');
   if (!term || passages.size === 0) return false;
-  return passages.documentFrequency(term) > passages.size * COMMON_NAME_SHARE;
+  const written = passages.documentFrequency(term);
+  return written >= least && written > passages.size * COMMON_NAME_SHARE;
 }
