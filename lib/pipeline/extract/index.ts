@@ -309,6 +309,9 @@ function unitName(index: PassageIndex, id: number, wants: string): string | null
   // from the code: a method, an option, a command.
   if (/^`?(?:--?[\w-]+|[\w-]*[_.][\w.-]+|[a-z]+[A-Z]\w*|\.?[a-z][\w-]*)`?$/.test(heading))
     return heading.replace(/^`|`$/g, '');
+  // A numbered heading ("1. Overview", "6.2 Startup Files") is a part of the manual's outline,
+  // named by its place in it: no setting or command is called that.
+  if (/^\s*\d+(?:\.\d+)*\.?\s/.test(heading)) return null;
   if (wants === 'name' && heading.split(/\s+/).length <= 3 && heading.length <= 40) return heading;
   return null;
 }

@@ -75,3 +75,33 @@ describe('short answers to "which X" questions', () => {
     expect(reply.text).not.toMatch(/^Tarn\./);
   });
 });
+
+const OUTLINE = `# Kiln manual
+
+## 1. Overview
+
+The first line of a batch file makes the kiln shell stop at the first error it meets when the batch runs.
+
+## 2. Glazes
+
+A glaze is mixed from powder and water before it is brushed on.
+
+## retries (Number)
+
+How many times a firing that failed is started again.
+`;
+
+describe('the name carried into a reply from the unit heading', () => {
+  it('is never a numbered heading of the manual outline', async () => {
+    const { ask } = await pipelineSession('kiln.md', OUTLINE);
+    const reply = ask('Which shell command makes a batch stop at the first error?');
+    expect(reply.text).toMatch(/stop at the first error/);
+    expect(reply.text).not.toMatch(/Overview/);
+  });
+
+  it('is still the name a reference heading gives', async () => {
+    const { ask } = await pipelineSession('kiln.md', OUTLINE);
+    const reply = ask('Which setting says how often a failed firing is started again?');
+    expect(reply.text).toMatch(/^`?retries`?: /);
+  });
+});
