@@ -14,6 +14,7 @@ import {
   SCORE_MARGIN,
 } from './tuning.js';
 import type { Confidence } from './types.js';
+import { definedTerm } from './understand/shape.js';
 
 /** The unit chosen to answer from, and how sure the evidence makes the reply. */
 export interface Judgement {
@@ -133,6 +134,12 @@ function levelOf(
   if (search.unknownName) {
     return { best, confidence: { score, level: 'none' }, reason: 'a name in the question was never taught' };
   }
+  // "What is a trait object?" asks what the text calls that term: where a word of the term was
+  // never taught, no passage names it, and whatever matches its other words is about something
+  // else (a trait-less "object").
+  if (!search.reading.resolved && termNeverTaught(search)) {
+    return { best, confidence: { score, level: 'none' }, reason: 'the term asked about was never taught' };
+  }
   const covers =
     best.coverage >= needed && score >= (search.reading.resolved ? RESOLVED_ANSWER_SCORE : ANSWER_SCORE);
   // The rarest taught word is what the question is about: a unit without it is never stated as
@@ -161,6 +168,15 @@ function levelOf(
     confidence: { score, level: 'none' },
     reason: best.coverage < nearest ? 'too little of the question is covered' : 'no unit stands out',
   };
+}
+
+/** Whether a word of the term a definition question asks about ("what is X?") was never taught. */
+function termNeverTaught(search: ReadingSearch): boolean {
+  if (search.unknownWords.length === 0) return false;
+  const term = definedTerm(search.reading.question);
+  if (!term) return false;
+  const words = new Set(term.split(/[^\p{L}\p{N}]+/u));
+  return search.unknownWords.some((word) => words.has(word.toLowerCase()));
 }
 
 function round(value: number): number {
