@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pipelineSession } from '../support/pipeline.js';
+import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
+import { historyOf, pipelineSession } from '../support/pipeline.js';
 
 const MANUAL = `# Lamp manual
 
@@ -70,5 +71,17 @@ describe('a follow-up whose words alone find only a unit off the earlier topic',
     expect(reply.readAs).toBeDefined();
     // The earlier reply held the answer; the reader passed over it, and it is shown again.
     expect(reply.text).toMatch(/bright command/);
+  });
+});
+
+describe('"what about X?" with a name for X', () => {
+  it('never puts X in the place of "I", which names the asker', () => {
+    const read = resolveFollowUp('What about PDF?', historyOf('What file types can I train you on?'));
+    expect(read.kind).toBe('ellipsis');
+    expect(read.question).not.toMatch(/can PDF/);
+    expect(`${read.question} ${read.carried}`).toMatch(/file types/);
+    expect(
+      resolveFollowUp('What about Windows?', historyOf('Which shells can I use it with on Linux?')).question,
+    ).toBe('Which shells can I use it with on Windows?');
   });
 });

@@ -474,7 +474,9 @@ function substituted(previous: string, fragment: string): string | null {
   const marked = /^(?:`[^`]+`|--?[\w-]+|\S*[._/]\S*)$/.test(replacement) || /^\p{Lu}/u.test(replacement);
   const slot = marked
     ? // A name runs on over the capitalised words and numbers that follow it ("Debian 9", "Windows XP").
-      /`[^`]+`|(?<=\s)--?[A-Za-z][\w-]*|(?<=\s)\S*\w[._/]\w\S*|(?<=\S\s+)\p{Lu}[\p{L}\p{N}_-]*(?:\s+(?:\p{Lu}[\p{L}\p{N}_-]*|\p{N}[\p{N}.]*))*/u.exec(
+      // "I" is written with a capital but names the asker, no topic ("what file types can I train
+      // you on?" and "what about PDF?" is not "… can PDF train you on?").
+      /`[^`]+`|(?<=\s)--?[A-Za-z][\w-]*|(?<=\s)\S*\w[._/]\w\S*|(?<=\S\s+)(?!I\b)\p{Lu}[\p{L}\p{N}_-]*(?:\s+(?:\p{Lu}[\p{L}\p{N}_-]*|\p{N}[\p{N}.]*))*/u.exec(
         previous,
       )
     : null;
