@@ -15,6 +15,7 @@ import { extract, sourceOf } from './extract/index.js';
 import { gather, type ReadingSearch } from './gather.js';
 import { judge } from './judge.js';
 import { type Evidence, rank } from './rank.js';
+import { AROUND_NEAREST_SCORE } from './tuning.js';
 import type { Confidence, EvidenceBudget, Knowledge, Source } from './types.js';
 import {
   type QuestionShape,
@@ -23,6 +24,7 @@ import {
   type Understanding,
   understand,
 } from './understand/index.js';
+import { EARLIER_NEAREST_PREFACES, NEAREST_PREFACE } from './wording.js';
 
 export { answersQuestion } from './answerable.js';
 export { type Assistance, type Assisted, assist } from './assist.js';
@@ -283,13 +285,16 @@ function aroundReply(
   }
   const base = { shape, readAs: followUp.question, leansOn: followUp.leansOn };
   if (around) {
+    // What stands around a passage the earlier reply said may not answer ("Closest match …") is no
+    // surer than that passage: the reason or example of something else is only near too.
+    const near = hedged(followUp.lastAnswer);
     return {
       ...base,
-      kind: 'grounded',
-      text: around.text,
+      kind: near ? 'nearest' : 'grounded',
+      text: near ? `${NEAREST_PREFACE}${around.text}` : around.text,
       sources: around.sources,
       context: around.sources,
-      confidence: { score: 1, level: 'answer' },
+      confidence: near ? { score: AROUND_NEAREST_SCORE, level: 'nearest' } : { score: 1, level: 'answer' },
       thought: `read as: ${followUp.kind} about the answer to turn ${followUp.leansOn} (${quotedTurn(followUp.lastShown ?? followUp.lastQuestion)}) · ${around.thought}`,
     };
   }
@@ -308,6 +313,11 @@ function aroundReply(
     confidence: { score: 0, level: 'none' },
     thought: `${followUp.kind}: nothing found around the previous answer`,
   };
+}
+
+/** Whether an earlier reply opened as a closest-passage reply does, in this release's words or an earlier one's. */
+function hedged(reply: string): boolean {
+  return [NEAREST_PREFACE, ...EARLIER_NEAREST_PREFACES].some((preface) => reply.startsWith(preface));
 }
 
 /** "searched: ruth, mother · 40 passages matched · used [1] chunk 3 line 7 (score 12.1) · answer: Naomi · confidence answer 0.8" */

@@ -141,6 +141,11 @@ export const ANSWER_SCORE = 0.6;
  * 0.6 the follow-ups answered on the tuning conversations fell from 13 to 11 of 46.
  */
 export const RESOLVED_ANSWER_SCORE = 0.5;
+/**
+ * The score of a reason, an example or more taken from around a passage the earlier reply gave
+ * only as the closest it found: no surer than that passage, which was below an answer's score.
+ */
+export const AROUND_NEAREST_SCORE = 0.5;
 /** Least score for "the closest I found". */
 export const NEAREST_SCORE = 0.3;
 

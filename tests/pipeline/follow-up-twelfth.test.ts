@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
-import { historyOf, pipelineSession } from '../support/pipeline.js';
+import { NEAREST_PREFACE } from '../../lib/pipeline/wording.js';
+import { askPipeline, historyOf, pipelineSession } from '../support/pipeline.js';
 
 const MANUAL = `# Lamp manual
 
@@ -83,5 +84,34 @@ describe('"what about X?" with a name for X', () => {
     expect(
       resolveFollowUp('What about Windows?', historyOf('Which shells can I use it with on Linux?')).question,
     ).toBe('Which shells can I use it with on Windows?');
+  });
+});
+
+describe('"why?", "an example" or "more" after a closest-passage reply', () => {
+  const REASONS = `# Lamp care
+
+## Dimming
+
+Set the lamp to dim mode with the dim command. Dim mode is kept low because a bright bulb wears out the battery in an hour.
+
+## Colours
+
+Eight colours can be chosen with the hue dial on the base.
+`;
+
+  it('is no surer than the passage it is about', async () => {
+    const { knowledge } = await pipelineSession('lamp.md', REASONS);
+    const said = 'Set the lamp to dim mode with the dim command. [1]';
+    const asked = { role: 'user' as const, content: 'How do I keep the lamp from draining?' };
+    const hedged = askPipeline(knowledge, 'why?', [
+      asked,
+      { role: 'assistant', content: `${NEAREST_PREFACE}${said}` },
+    ]);
+    expect(hedged.text).toMatch(/battery/);
+    expect(hedged.confidence.level).toBe('nearest');
+    expect(hedged.text.startsWith(NEAREST_PREFACE)).toBe(true);
+    const plain = askPipeline(knowledge, 'why?', [asked, { role: 'assistant', content: said }]);
+    expect(plain.text).toMatch(/battery/);
+    expect(plain.confidence.level).toBe('answer');
   });
 });
