@@ -115,3 +115,48 @@ Eight colours can be chosen with the hue dial on the base.
     expect(plain.confidence.level).toBe('answer');
   });
 });
+
+describe('an "it" that continues the "it" of a question that pointed at nothing said', () => {
+  const GUIDE = `# Kettle service guide
+
+## Running locally
+
+The kettle service runs on a laptop with no database server: it keeps its data in a local file.
+
+## Price
+
+The kettle service is free to use, and hosting it costs nothing on the free plans.
+
+## Formats
+
+The kettle service reads plain text and Markdown files.
+${Array.from({ length: 12 }, (_, i) => `\n## Note ${i + 1}\n\nKettle note number ${i + 1} is about section ${i + 1} of the manual.\n`).join('')}`;
+
+  it('asks about the same thing, the product, and stands alone', async () => {
+    expect(
+      resolveFollowUp('Does it cost anything?', historyOf('Can I run it without a database server?')).kind,
+    ).toBe('none');
+    const { ask } = await pipelineSession('kettle.md', GUIDE);
+    ask('Can I run it without a database server?');
+    const reply = ask('Does it cost anything?');
+    expect(reply.text).toMatch(/free to use/);
+    expect(reply.confidence.level).toBe('answer');
+    expect(reply.readAs).toBeUndefined();
+  });
+
+  it('still leans on a question that named its topic, or that it resolved', () => {
+    expect(resolveFollowUp('Is it thread-safe?', historyOf('What is zlib?')).kind).toBe('pronoun');
+    const tagged = resolveFollowUp(
+      'Does git push send it automatically?',
+      historyOf('How do I make a tag that records who tagged it and a message?'),
+    );
+    expect(tagged.kind).toBe('pronoun');
+    const chained = resolveFollowUp('Is it fast?', historyOf('What is zlib?', 'How do I install it?'));
+    expect(chained.kind).toBe('pronoun');
+    expect(chained.carried).toMatch(/zlib/);
+    // "undo it" takes the earlier action.
+    expect(resolveFollowUp('And how do I undo it?', historyOf('How do I configure it?')).kind).toBe(
+      'pronoun',
+    );
+  });
+});

@@ -128,11 +128,13 @@ export function resolveFollowUp(
   // The turn asked last as it was shown (worded as a whole question), where that differs from
   // how it was searched: the next message is shown as read against that wording.
   let shownLast: string | undefined;
+  // The question leaned on, as asked, and whether it stood alone (leaned on nothing before it).
+  let leanedOn = { question: '', alone: false };
   const from = Math.max(0, exchanges.length - EXCHANGES);
   for (let at = from; at < exchanges.length; at++) {
     const { question, answer } = exchanges[at];
     decay(focus);
-    const read = rewriteWith(question, focus);
+    const read = situational(rewriteWith(question, focus), question, leanedOn);
     // What a turn asked, as it was read: with the words it carried from the one before.
     // An ellipsis resolved to a question of its own ("How do I remove one?") keeps the words it
     // carried too: a pronoun in the next turn points at what that turn was about ("column").
@@ -155,6 +157,7 @@ export function resolveFollowUp(
         noteQuestion(focus, standalone, isCommon);
         focus.lastAnswer = '';
         leansOn = at + 1;
+        leanedOn = { question, alone: read.kind === 'none' };
         shownLast = shownStandalone;
       }
       continue;
@@ -164,9 +167,10 @@ export function resolveFollowUp(
     noteAnswer(focus, answer, kindAskedFor(shapeOf(standalone).kind), isCommon);
     if (topic) noteTopic(focus, topic);
     leansOn = at + 1;
+    leanedOn = { question, alone: read.kind === 'none' };
   }
   decay(focus);
-  const rewritten = rewriteWith(message, focus);
+  const rewritten = situational(rewriteWith(message, focus), message, leanedOn);
   if (shownLast && rewritten.kind !== 'none') {
     const again = rewriteWith(message, { ...focus, lastQuestion: shownLast });
     const shown = again.shown ?? again.question;
@@ -688,6 +692,35 @@ function askedInstead(previous: string, remainder: string): { question: string; 
   }
   return null;
 }
+
+/**
+ * Whether the "it" of a message continues the "it" of the question it would lean on, where that
+ * one pointed at nothing said: "Can I run it without Redis?" asked of the product the documents
+ * are about (the object of its first verb, no thing named before it). A pronoun repeated across
+ * turns keeps its referent, so "Does it cost anything?" asks about that product too, not about
+ * running without Redis: it stands alone. Only where "it" is the message's one word pointing
+ * back, and not the object of a verb that takes an action ("how do I undo it?" undoes the earlier
+ * action).
+ */
+function continuesSituationalIt(message: string, earlier: string): boolean {
+  const words = wordsOfQuestion(message).map(plain);
+  if (!words.includes('it') || words.some((word) => OTHER_POINTERS.has(word) || ACTION_OBJECT_VERBS.has(word)))
+    return false;
+  const earlierWords = wordsOfQuestion(earlier);
+  const at = earlierWords.findIndex((word) => plain(word) === 'it');
+  if (at < 0) return false;
+  const named = earlierWords.slice(0, at).filter(isContent);
+  return named.length === 0 || (named.length === 1 && named[0] === earlierWords[at - 1]);
+}
+
+/** A turn whose "it" continues the situational "it" of the one it leaned on, read as standing alone. */
+function situational(read: Rewritten, question: string, leanedOn: { question: string; alone: boolean }): Rewritten {
+  if (read.kind !== 'pronoun' || !leanedOn.alone || !continuesSituationalIt(question, leanedOn.question)) return read;
+  return { kind: 'none', question: question.trim(), carried: '' };
+}
+
+/** Words that point back other than "it". */
+const OTHER_POINTERS = new Set('that this these those they them their'.split(' '));
 
 /** Third-person plural pronouns. */
 const PLURAL_PRONOUNS = new Set(['they', 'them', 'their']);
