@@ -704,7 +704,10 @@ function askedInstead(previous: string, remainder: string): { question: string; 
  */
 function continuesSituationalIt(message: string, earlier: string): boolean {
   const words = wordsOfQuestion(message).map(plain);
-  if (!words.includes('it') || words.some((word) => OTHER_POINTERS.has(word) || ACTION_OBJECT_VERBS.has(word)))
+  if (
+    !words.includes('it') ||
+    words.some((word) => OTHER_POINTERS.has(word) || ACTION_OBJECT_VERBS.has(word))
+  )
     return false;
   const earlierWords = wordsOfQuestion(earlier);
   const at = earlierWords.findIndex((word) => plain(word) === 'it');
@@ -714,8 +717,13 @@ function continuesSituationalIt(message: string, earlier: string): boolean {
 }
 
 /** A turn whose "it" continues the situational "it" of the one it leaned on, read as standing alone. */
-function situational(read: Rewritten, question: string, leanedOn: { question: string; alone: boolean }): Rewritten {
-  if (read.kind !== 'pronoun' || !leanedOn.alone || !continuesSituationalIt(question, leanedOn.question)) return read;
+function situational(
+  read: Rewritten,
+  question: string,
+  leanedOn: { question: string; alone: boolean },
+): Rewritten {
+  if (read.kind !== 'pronoun' || !leanedOn.alone || !continuesSituationalIt(question, leanedOn.question))
+    return read;
   return { kind: 'none', question: question.trim(), carried: '' };
 }
 
