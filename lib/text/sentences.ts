@@ -27,6 +27,9 @@ export function splitSentences(text: string): string[] {
 
 function endsSentenceBefore(text: string, dotIndex: number): boolean {
   const word = /([\p{L}.]+)$/u.exec(text.slice(Math.max(0, dotIndex - 12), dotIndex))?.[1] ?? '';
-  if (word.length === 1 && /\p{Lu}/u.test(word)) return false;
+  // An initial stands alone ("J. R. Smith"); a capital joined to what comes before it ("Ctrl-C.",
+  // "Shift+F.") ends a key's or a name's last part, and its full stop ends the sentence.
+  const joined = /[-+/_\p{N}]/u.test(text[dotIndex - word.length - 1] ?? ' ');
+  if (word.length === 1 && /\p{Lu}/u.test(word) && !joined) return false;
   return !ABBREVIATIONS.has(word.toLowerCase());
 }

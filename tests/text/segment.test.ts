@@ -81,4 +81,15 @@ describe('splitSentences', () => {
       splitSentences('Dr. Smith met J. R. Jones. They talked, e.g. about rain! Did it rain? Yes.'),
     ).toEqual(['Dr. Smith met J. R. Jones.', 'They talked, e.g. about rain!', 'Did it rain?', 'Yes.']);
   });
+
+  it('ends a sentence after a key written with a hyphen or plus, which is no initial', () => {
+    expect(splitSentences('It stops cleanly on Ctrl-C. On a laptop it needs no Redis.')).toEqual([
+      'It stops cleanly on Ctrl-C.',
+      'On a laptop it needs no Redis.',
+    ]);
+    expect(splitSentences('Press Shift+F. Then type a name.')).toEqual([
+      'Press Shift+F.',
+      'Then type a name.',
+    ]);
+  });
 });
