@@ -96,7 +96,9 @@ export function gather(
       counted,
       ownWeight,
       unknownWords: unknown.map((term) => term.word),
-      unknownSubject: unknown.some((term) => !isActionWord(term.word)),
+      unknownSubject: unknown.some(
+        (term) => !isActionWord(term.word) && !inVerbSlot(reading.question, term.word),
+      ),
       // A never-taught word that is no English word (WordNet knows none of its forms) names a tool,
       // a product or a place: what the question is about, and the documents never mention it.
       unknownName:
@@ -108,6 +110,25 @@ export function gather(
     };
   });
 }
+
+/**
+ * Whether a word stands where English puts the main verb of a question: after an auxiliary or a
+ * modal and its subject ("does it support …?", "can I pin …?", "how do I rebase …?") or after the
+ * "to" of an infinitive ("how to vendor …"). A word that is a noun as often as a verb ("support",
+ * "fork") is then the action asked about, not the thing (see `unknownSubject`).
+ */
+function inVerbSlot(question: string, word: string): boolean {
+  const words: string[] = question.toLowerCase().match(/[\p{L}\p{N}'’-]+/gu) ?? [];
+  const at = words.indexOf(word.toLowerCase());
+  if (at < 1) return false;
+  if (words[at - 1] === 'to') return true;
+  return at >= 2 && VERB_SLOT_AUXILIARIES.has(words[at - 2]) && VERB_SLOT_SUBJECTS.has(words[at - 1]);
+}
+
+const VERB_SLOT_AUXILIARIES = new Set(
+  'do does did can could will would should shall may might must'.split(' '),
+);
+const VERB_SLOT_SUBJECTS = new Set('i you we they it he she this that one'.split(' '));
 
 /**
  * A proper name of several capitalised words ("Dead Sea Scrolls", "Gospel of Thomas", "Visual

@@ -31,3 +31,28 @@ describe('a definition question about a term never taught', () => {
     expect(reply.text).toMatch(/named fields/);
   });
 });
+
+describe('a never-taught word in the place of a question verb', () => {
+  const SERVICE = `# Heron service
+
+## Replies
+
+Replies can stream as they are written: ask for streaming with the stream field.
+
+## Sessions
+
+A session keeps the last twenty messages of a conversation.
+
+## Storage
+
+The service keeps its data in a local file on a laptop.
+`;
+
+  it('is the action asked about, not a thing the text never names', async () => {
+    const { ask } = await pipelineSession('heron.md', SERVICE);
+    // "support" is a noun as often as a verb; after "does it" it is the verb.
+    const reply = ask('Does it support streaming?');
+    expect(reply.confidence.level).not.toBe('none');
+    expect(reply.text).toMatch(/stream/);
+  });
+});
