@@ -24,7 +24,7 @@ import {
   type Understanding,
   understand,
 } from './understand/index.js';
-import { EARLIER_NEAREST_PREFACES, NEAREST_PREFACE } from './wording.js';
+import { NEAREST_PREFACE, nearestPrefaceOf } from './wording.js';
 
 export { answersQuestion } from './answerable.js';
 export { type Assistance, type Assisted, assist } from './assist.js';
@@ -287,7 +287,7 @@ function aroundReply(
   if (around) {
     // What stands around a passage the earlier reply said may not answer ("Closest match …") is no
     // surer than that passage: the reason or example of something else is only near too.
-    const near = hedged(followUp.lastAnswer);
+    const near = nearestPrefaceOf(followUp.lastAnswer) !== undefined;
     return {
       ...base,
       kind: near ? 'nearest' : 'grounded',
@@ -313,11 +313,6 @@ function aroundReply(
     confidence: { score: 0, level: 'none' },
     thought: `${followUp.kind}: nothing found around the previous answer`,
   };
-}
-
-/** Whether an earlier reply opened as a closest-passage reply does, in this release's words or an earlier one's. */
-function hedged(reply: string): boolean {
-  return [NEAREST_PREFACE, ...EARLIER_NEAREST_PREFACES].some((preface) => reply.startsWith(preface));
 }
 
 /** "searched: ruth, mother · 40 passages matched · used [1] chunk 3 line 7 (score 12.1) · answer: Naomi · confidence answer 0.8" */

@@ -52,3 +52,8 @@ export function statesDefaultValue(text: string): boolean {
 export const NEAREST_PREFACE = 'Closest match (may not answer): ';
 /** The same opening as earlier releases wrote it: a conversation stored by one still has it. */
 export const EARLIER_NEAREST_PREFACES = ['Closest I found (it may not answer this): '];
+
+/** The closest-passage opening a reply starts with, in this release's words or an earlier one's; undefined for none. */
+export function nearestPrefaceOf(reply: string): string | undefined {
+  return [NEAREST_PREFACE, ...EARLIER_NEAREST_PREFACES].find((preface) => reply.startsWith(preface));
+}

@@ -84,8 +84,8 @@ export function extract(
   ).filter(
     (candidate) =>
       fitsKind(index, candidate.text, shape.kind) &&
-      // "Which startup files does a login shell read?" is not answered "Bash." in the Bash manual:
-      // a name written nearly everywhere is the text's own subject, not one of the X asked for.
+      // A name written nearly everywhere (the program a manual documents) is the text's own
+      // subject, not one of the X a "which X" question asks for.
       (shape.kind !== 'choice' || !isCommonName(index, candidate.text, COMMON_ANSWER_PASSAGES)),
   );
   const answer = request.hedged ? null : confidentAnswer(candidates);

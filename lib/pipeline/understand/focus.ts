@@ -1,6 +1,6 @@
 import type { Turn } from '../../sessions/index.js';
 import { STOP_WORDS } from '../../text/index.js';
-import { EARLIER_NEAREST_PREFACES, NEAREST_PREFACE } from '../wording.js';
+import { nearestPrefaceOf } from '../wording.js';
 
 /** What kind of thing an entity in focus is, as far as the conversation tells. */
 export type EntityKind = 'person' | 'place' | 'thing' | 'unknown';
@@ -134,7 +134,7 @@ export function noteAnswer(
   // everywhere; it cannot be what one turn is about.
   // The closest-passage reply opens with the service's own words: what follows them starts a
   // sentence ("Closest match (…): Always display …" names no one called Always).
-  const preface = [NEAREST_PREFACE, ...EARLIER_NEAREST_PREFACES].find((each) => answer.startsWith(each));
+  const preface = nearestPrefaceOf(answer);
   const quoted = (preface ? answer.slice(preface.length) : answer).split('[1]')[0];
   const names = namesIn(quoted).filter((name) => !isCommon(name));
   // What a reply writes as code (`remoteBranch`, `onSend`) is an identifier: a thing, never the
