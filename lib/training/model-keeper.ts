@@ -566,7 +566,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       }
       trainOptions.also?.(batch, { tokens: tokens.length });
       const position = source.positionOf((await batch.exec()).slice(positionAt));
-      snapshots.trained();
+      snapshots.trained(position.chunks);
       await serialized(() => catchUp(position));
       await noteVocabulary(position);
       return {
@@ -583,7 +583,7 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       const positionAt = queueForget(batch, records);
       source.readPosition(batch);
       const position = source.positionOf((await batch.exec()).slice(positionAt));
-      snapshots.trained();
+      snapshots.trained(position.chunks);
       await serialized(() => catchUp(position));
       await noteVocabulary(position, true);
     },

@@ -46,8 +46,11 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
   /** Chunks the latest snapshot this instance knows of covers. */
   let covered = 0;
   let pending: Promise<void> | undefined;
-  /** This instance trained a chunk since it last wrote a snapshot. */
-  let trainedHere = false;
+  /**
+   * The last chunk this instance trained (a document or a forget entry), 0 for none. A position,
+   * not a flag cleared by a write: a write may begin before the chunk trained last is applied.
+   */
+  let trainedThrough = 0;
   /** This instance forgot a document and rebuilt: a cold start from the stored snapshot would rebuild too. */
   let rebuiltHere = false;
 
@@ -55,7 +58,7 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
   function due(quiet: boolean): boolean {
     if (rebuiltHere) return true;
     const after = tail.after(covered);
-    return quiet ? trainedHere && (after?.bytes ?? 0) > 0 : snapshotDue(after, policy);
+    return quiet ? trainedThrough > covered && (after?.bytes ?? 0) > 0 : snapshotDue(after, policy);
   }
 
   /** Writes the snapshot when it is due; true when one was written. */
@@ -65,7 +68,6 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
       if (!state) return undefined;
       covered = Math.max(covered, Number((await store.get(trainingKeys.snapshotChunks)) ?? 0) || 0);
       if (!due(quiet)) return undefined;
-      trainedHere = false;
       rebuiltHere = false;
       const replayBytes = tail.after(covered)?.bytes;
       const started = performance.now();
@@ -119,6 +121,16 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
     return pending;
   }
 
+  /**
+   * See `atQuietTime` below. A write under way at quiet time may have begun before the last chunk,
+   * and quiet time comes once per training session: it looks again when that write is done.
+   */
+  function atQuietTime(): void {
+    if (!options.writes) return;
+    if (pending) void pending.then(atQuietTime);
+    else if (due(true)) void track(writeIfDue(true));
+  }
+
   function schedule(): void {
     if (!options.writes || pending || !due(false)) return;
     const write = new Promise((resolve) => setTimeout(resolve, AFTER_RESPONSE_MS)).then(() => writeIfDue());
@@ -136,9 +148,9 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
     },
     /** Called after every catch-up: writes a snapshot after the response when one is due. */
     afterCatchUp: schedule,
-    /** Called when this instance trains a chunk. */
-    trained(): void {
-      trainedHere = true;
+    /** Called when this instance trains a chunk, with its position in the list. */
+    trained(chunk: number): void {
+      trainedThrough = Math.max(trainedThrough, chunk);
     },
     /**
      * Called after a rebuild (a forget entry applied): the instance that wrote the forget entry
@@ -146,7 +158,7 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
      * from an older snapshot rebuilds the whole corpus.
      */
     rebuilt(): void {
-      if (trainedHere) rebuiltHere = true;
+      if (trainedThrough > covered) rebuiltHere = true;
     },
     /**
      * Called once training has gone quiet (no chunk for a while): an instance that trained writes
@@ -154,9 +166,7 @@ export function createSnapshotSchedule(options: SnapshotScheduleOptions) {
      * replays nothing. A serving instance that only caught up never does (a write decodes the
      * whole model); in a serverless function the quiet time may never come, and the bound holds.
      */
-    atQuietTime(): void {
-      if (options.writes && !pending && due(true)) void track(writeIfDue(true));
-    },
+    atQuietTime,
     /**
      * Resolves once no snapshot write is scheduled or under way: a train waits for it before it
      * adds a chunk, so however fast parts arrive the tail never grows far past the bound.

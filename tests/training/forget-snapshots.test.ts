@@ -83,7 +83,7 @@ describe.each([
     // Training goes quiet 10 ms after the last chunk, and the instance that trained then writes a
     // snapshot of the whole tail: wait for that one (bounded), so that no write of the warm
     // instance lands after the snapshot is read below (it did, now and then, on Redis).
-    for (let wait = 0; wait < 100 && Number(await store.get(trainingKeys.snapshotChunks)) < 4; wait++) {
+    for (let wait = 0; wait < 250 && Number(await store.get(trainingKeys.snapshotChunks)) < 4; wait++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await warm.idle();

@@ -182,6 +182,38 @@ describe('quiet time', () => {
     expect(scoreLine(cold.model, probe)).toEqual(scoreLine(trainer.cached(), probe));
   });
 
+  it('still writes the last chunk when quiet time comes while an earlier write is under way', async () => {
+    // The second chunk's transaction is held until the first chunk's quiet-time write has begun,
+    // and that write is held until quiet time comes again: the write began before the chunk
+    // trained last was applied, and is still under way when training goes quiet once more.
+    const inner = createEmbeddedStore();
+    let holdExec: Promise<unknown> | undefined;
+    let writeBegun!: () => void;
+    const writing = new Promise<void>((resolve) => (writeBegun = resolve));
+    const store = Object.create(inner) as typeof inner;
+    store.batch = () => {
+      const batch = inner.batch();
+      const exec = batch.exec.bind(batch);
+      batch.exec = async () => {
+        if (holdExec) await holdExec;
+        return exec();
+      };
+      return batch;
+    };
+    store.setBlob = async (key, value, ttl) => {
+      writeBegun();
+      await new Promise((done) => setTimeout(done, 150));
+      return inner.setBlob(key, value, ttl);
+    };
+    const trainer = createModelKeeper(store, { order: 3, snapshotEvery: 1000, settleAfterMs: 10 });
+    await trainer.train(chunks[0]!);
+    holdExec = writing;
+    await trainer.train(chunks[1]!);
+    for (let wait = 0; wait < 250 && (await inner.get(trainingKeys.snapshotChunks)) !== '2'; wait++)
+      await new Promise((done) => setTimeout(done, 20));
+    expect(await inner.get(trainingKeys.snapshotChunks)).toBe('2');
+  });
+
   it('an instance that only caught up never writes one', async () => {
     const store = createEmbeddedStore();
     const trainer = createModelKeeper(store, { order: 3, snapshotEvery: 1000, settleAfterMs: 60_000 });
