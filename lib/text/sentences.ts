@@ -3,11 +3,15 @@ const ABBREVIATIONS = new Set(
   'e.g i.e etc vs cf mr mrs ms dr prof st jr sr no fig approx dept inc ltd co ca vol ch p pp'.split(' '),
 );
 
-/** A sentence end: . ! ? or … (closing quotes/brackets kept), then space, then a likely sentence start. */
-const BOUNDARY = /([.!?…]+["'’”)\]]*)\s+(?=["'‘“([`*_]?[\p{Lu}\p{N}`])/gu;
+/**
+ * A sentence end: . ! ? or … (closing quotes/brackets kept), then space, then a likely sentence
+ * start: a capital or a digit, or a Markdown link, which opens a sentence whatever the case of its
+ * text ("[abstract-logging](…) is used for this purpose.": a package's name is lower case).
+ */
+const BOUNDARY = /([.!?…]+["'’”)\]]*)\s+(?=["'‘“([`*_]?[\p{Lu}\p{N}`]|\[[^\]\n]+\]\()/gu;
 
 /**
- * Splits running text into sentences at . ! ? followed by a capital or a digit, except after a
+ * Splits running text into sentences at . ! ? followed by a capital, a digit or a link, except after a
  * known abbreviation or a single initial ("J. R. Smith"). Whitespace inside is left as it was.
  */
 export function splitSentences(text: string): string[] {

@@ -92,4 +92,14 @@ describe('splitSentences', () => {
       'Then type a name.',
     ]);
   });
+
+  it('ends a sentence before a Markdown link, whatever the case of its text', () => {
+    expect(
+      splitSentences('It cannot be enabled at runtime. [quiet-log](https://example.com/q) is used for this.'),
+    ).toEqual(['It cannot be enabled at runtime.', '[quiet-log](https://example.com/q) is used for this.']);
+    // Brackets that open no link are no sentence start ("[count]" in a manual's syntax).
+    expect(splitSentences('Deletes lines. [count] times over.')).toEqual([
+      'Deletes lines. [count] times over.',
+    ]);
+  });
 });

@@ -324,16 +324,22 @@ function formatOf(file: string | undefined): Source['format'] | undefined {
  * A name as code or a manual writes it: `inline code`, an option (--keep), a word joined by - _ .
  * (build-essential, max_retries), or one word in quotes ('incsearch', the way Vim names options).
  */
+/** Code written inline in a sentence. */
+const INLINE_CODE = /`[^`\n]+`/;
+
 const NAME_LIKE =
   /`[^`]+`|(?:^|\s)--?[A-Za-z][\w-]*|\b[A-Za-z]\w*[-_.]\w[\w.-]*\b|(?:^|\s)['‘"“][A-Za-z][\w-]*['’"”]/;
 
 /**
  * Whether a sentence states the kind of thing the question asks for: a default with its value, a
- * quantity or a time with a number, a reason with a word of cause.
+ * quantity or a time with a number, a reason with a word of cause, and for "how do I …" what to
+ * type (inline code): the instruction, where the sentences around it describe the behaviour
+ * ("Enable it by passing `{ logger: true }`" beside "it cannot be enabled at runtime").
  */
 function statesWhatIsAsked(sentence: string, shape: SnippetRequest['shape']): boolean {
   if (!shape) return false;
   if (shape.wants === 'default') return DEFAULT.test(sentence) && VALUE.test(sentence);
+  if (shape.wants === 'procedure') return INLINE_CODE.test(sentence);
   if (shape.kind === 'number' || shape.kind === 'time') return /\d/.test(sentence);
   if (shape.wants === 'reason') return REASON.test(sentence);
   return false;
