@@ -61,7 +61,18 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
       writtenJudgement.confidence.level !== 'answer' ||
       resolved.hit.id === asWritten.hit.id ||
       resolved.covered > asWritten.covered * (1 + RESOLVED_MARGIN);
-    if (resolvedJudgement.confidence.level === 'answer' && stronger) return resolvedJudgement;
+    if (resolvedJudgement.confidence.level === 'answer' && stronger) {
+      // The score is fitted on fresh questions, and a resolved reading reaches `answer` from a
+      // lower one (RESOLVED_ANSWER_SCORE): the earlier answer's section is evidence the score
+      // does not count. Below a fresh answer's score the unit is still the one the conversation
+      // points to, but no surer than a fresh question's closest passage, and is said to be that.
+      if (resolvedJudgement.confidence.score >= ANSWER_SCORE) return resolvedJudgement;
+      return {
+        ...resolvedJudgement,
+        confidence: { ...resolvedJudgement.confidence, level: 'nearest' },
+        reason: 'the unit the conversation points to scores below an answer to a fresh question',
+      };
+    }
     const { said, partly } = searches[resolvedIndex].reading;
     // The message leans on the conversation, so as written it is about the earlier topic too: a
     // unit that shares none of the earlier question's words is at most the closest passage.

@@ -136,9 +136,10 @@ export const SCORE_MARGIN = 2.8;
  */
 export const ANSWER_SCORE = 0.6;
 /**
- * The same for a follow-up's reading resolved against the conversation: the earlier answer's
- * section is evidence the score does not count (the score is fitted on fresh questions), and at
- * 0.6 the follow-ups answered on the tuning conversations fell from 13 to 11 of 46.
+ * The same for a follow-up's reading resolved against the conversation, to win over the reading
+ * as written: the earlier answer's section is evidence the score does not count (the score is
+ * fitted on fresh questions), and at 0.6 the follow-ups answered on the tuning conversations fell
+ * from 13 to 11 of 46. Below ANSWER_SCORE its unit is given as the closest passage (judge.ts).
  */
 export const RESOLVED_ANSWER_SCORE = 0.5;
 /**
