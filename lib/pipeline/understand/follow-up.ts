@@ -512,11 +512,12 @@ function pointsBack(question: string): boolean {
   const pronounsLeft = pronouns.replace(RELATIVE_THAT, '$1 ');
   // The "it" of "is it possible to ..." stands for nothing.
   const pointing = pronounsLeft.replace(DUMMY_IT, (match) => match.replace(/\bit\b/i, ' '));
-  if (!DEMONSTRATIVE.test(pointing)) return false;
+  const fused = FUSED_QUANTIFIER.test(pointing);
+  if (!fused && !DEMONSTRATIVE.test(pointing)) return false;
   const words = contentWords(question.replace(DEMONSTRATIVE_PHRASE, ' '));
   // "it" stands for something more surely than "that" or "one" do, so a longer question with it
   // still leans on the conversation.
-  return words <= (/\bit\b/i.test(pointing) ? 5 : 3);
+  return words <= (fused || /\bit\b/i.test(pointing) ? 5 : 3);
 }
 
 /**
@@ -541,7 +542,15 @@ const DUMMY_IT =
   /\b(?:is|was|will|would|does|can|could|make)\s+it\s+(?:possible|necessary|safe|ok|okay|better|worth|recommended|required|allowed|easy|hard)\b|\bit(?:'s|\s+is|\s+was)\s+(?:possible|necessary|safe|better|worth|recommended|required|allowed|easy|hard)\b|\b(?:does|did|will|would|can|could|should)\s+it\s+(?:cost|take)\b(?=[^?]*\bto\s+[a-z])/i;
 
 /** "the others" and "the rest" stand for what was not named in the turn before, as pronouns do. */
-const DEMONSTRATIVE = /\b(?:it|its|that|this|these|those|them|they|one|the others|the rest)\b/i;
+const DEMONSTRATIVE = /\b(?:it|its|that|this|these|those|them|they|one|ones|the others|the rest)\b/i;
+/**
+ * A quantifier of things counted without its noun (a fused head: "how many can I have?", "can I
+ * have several?"), seen by what follows it, an auxiliary or the end of the question: English drops
+ * the noun only where the conversation has just named it, so it points back as surely as "it"
+ * does. Not "much": "how much does it cost?" asks an amount, and leaves out no noun.
+ */
+const FUSED_QUANTIFIER =
+  /\b(?:many|several|both|few)(?=\s+(?:is|are|was|were|do|does|did|can|could|should|would|will|may|might|must|has|have|had)\b|\s*[?.!]*\s*$)/i;
 /** A demonstrative with its noun ("this option", "that command") points back as a whole. */
 const DEMONSTRATIVE_PHRASE = /\b(?:this|that|these|those|the other|the same)\s+\p{L}+/giu;
 
