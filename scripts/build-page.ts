@@ -1,4 +1,4 @@
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,12 +19,16 @@ const vendored = [
 /** `npm run build:page`: fills public/vendor/ from the installed packages; returns the files written. */
 export async function buildPage(rootDir: string = root): Promise<string[]> {
   const vendorDir = join(rootDir, 'public', 'vendor');
-  // Overwritten in place, never removed first, so a running `npm start` keeps serving them.
+  // Replaced whole, never removed first, so a running `npm start` keeps serving them: each is
+  // copied beside its place and renamed over it, so a reader (a server, or a second build at the
+  // same time, as two test files do) sees the old file or the new one, never half of one.
   await mkdir(vendorDir, { recursive: true });
   const written: string[] = [];
   for (const { from, to } of vendored) {
     const target = join(vendorDir, to);
-    await copyFile(join(rootDir, 'node_modules', from), target);
+    const partial = `${target}.${process.pid}.partial`;
+    await copyFile(join(rootDir, 'node_modules', from), partial);
+    await rename(partial, target);
     written.push(target);
   }
   return written;

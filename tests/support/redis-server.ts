@@ -40,6 +40,13 @@ export function redisServerBinary(): string {
   throw new Error(INSTALL_HINT);
 }
 
+/**
+ * Databases of a test redis-server. The Upstash bridge hands out one per test file or test and
+ * reuses one only after all the others, so with test files running side by side none is emptied
+ * while a file that was given it still runs.
+ */
+export const REDIS_DATABASES = 1024;
+
 /** A free TCP port on the loopback interface. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -76,7 +83,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       '',
       ...persistence,
       '--databases',
-      '64',
+      String(REDIS_DATABASES),
       '--dir',
       dir,
     ],

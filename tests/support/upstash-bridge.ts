@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createClient } from 'redis';
+import { REDIS_DATABASES } from './redis-server.js';
 
 /**
  * A small Upstash-REST-compatible server in front of a real redis-server, so the real
@@ -72,7 +73,7 @@ export async function startUpstashBridge(redisUrl: string): Promise<UpstashBridg
     const match = /^Bearer (.+)$/.exec(header);
     if (!match?.[1]?.startsWith(tokenPrefix)) return undefined;
     const database = Number(match[1].slice(tokenPrefix.length));
-    return Number.isInteger(database) && database > 0 && database < nextDatabase + 64 ? database : undefined;
+    return Number.isInteger(database) && database > 0 && database < REDIS_DATABASES ? database : undefined;
   }
 
   /** Strips the `#!lua flags=...` line Redis 7.0 rejects, remembering the original sha for EVALSHA. */
@@ -102,7 +103,7 @@ export async function startUpstashBridge(redisUrl: string): Promise<UpstashBridg
 
   async function allocateDatabase(): Promise<string> {
     const database = nextDatabase;
-    nextDatabase = (nextDatabase % 63) + 1;
+    nextDatabase = (nextDatabase % (REDIS_DATABASES - 1)) + 1;
     const client = await clientFor(database);
     await client.sendCommand(['FLUSHDB']);
     return `${tokenPrefix}${database}`;
