@@ -324,11 +324,11 @@ function formatOf(file: string | undefined): Source['format'] | undefined {
  * A name as code or a manual writes it: `inline code`, an option (--keep), a word joined by - _ .
  * (build-essential, max_retries), or one word in quotes ('incsearch', the way Vim names options).
  */
-/** Code written inline in a sentence. */
-const INLINE_CODE = /`[^`\n]+`/;
-
 const NAME_LIKE =
   /`[^`]+`|(?:^|\s)--?[A-Za-z][\w-]*|\b[A-Za-z]\w*[-_.]\w[\w.-]*\b|(?:^|\s)['‘"“][A-Za-z][\w-]*['’"”]/;
+
+/** Code written inline in a sentence. */
+const INLINE_CODE = /`[^`\n]+`/;
 
 /**
  * Whether a sentence states the kind of thing the question asks for: a default with its value, a
