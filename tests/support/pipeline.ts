@@ -24,10 +24,10 @@ export function historyOf(...questions: string[]): Turn[] {
   ]);
 }
 
-/** A session on a small Markdown document trained in the test: `ask` asks each message with the replies so far. */
-export async function pipelineSession(name: string, text: string) {
+/** A session on a small document (Markdown unless said) trained in the test: `ask` asks each message with the replies so far. */
+export async function pipelineSession(name: string, text: string, format: 'markdown' | 'html' = 'markdown') {
   const services = embeddedServices({}, { random: () => 0.5 });
-  await services.model.train({ format: 'markdown', name, text });
+  await services.model.train({ format, name, text });
   const knowledge = await services.model.knowledge();
   const history: Turn[] = [];
   return {

@@ -4,7 +4,7 @@ import { includesWord, splitSentences } from '../../text/index.js';
 import type { Source } from '../types.js';
 import type { QuestionShape } from '../understand/shape.js';
 import { DEFAULT, REASON, VALUE } from '../wording.js';
-import { trimToQuestion, weightOf } from './trim.js';
+import { SNIPPET_WORDS, trimToQuestion, weightOf } from './trim.js';
 
 /**
  * What a sentence that states the kind of thing asked counts against one that matches the
@@ -42,7 +42,7 @@ export interface SnippetRequest {
   /** A second sentence of the same paragraph may join the first. */
   allowSecond: boolean;
   /** What the question asks for: a sentence that states that kind of thing answers it. */
-  shape?: Pick<QuestionShape, 'kind' | 'wants' | 'polar'>;
+  shape?: Pick<QuestionShape, 'kind' | 'wants' | 'polar' | 'defines'>;
 }
 
 /**
@@ -219,16 +219,32 @@ function itemText(model: LanguageModel, index: PassageIndex, id: number, request
   if (name && body.startsWith(name)) body = body.slice(name.length).replace(/^[`*\s:–—-]+/, '');
   else if (name && markdown && body.startsWith(`\`${name}\``))
     body = body.slice(name.length + 2).replace(/^[\s:–—-]+/, '');
+  const label = name ? (markdown ? `\`${name}\`` : name) : '';
+  const labelled = (summary: string) =>
+    balanceBackticks(`${markdown ? '- ' : ''}${label ? `${label}: ` : ''}${summary}`);
   const sentences = splitSentences(body);
+  // A definition question asks what the entry says the term is, and an entry says it in its
+  // opening sentences, in order (the first often only names the class of thing: "a borrowed
+  // reference is a reference to an object"; what sets it apart follows): every sentence of an
+  // entry mentions its term, so the question's words cannot choose among them.
+  if (request.shape?.defines) {
+    const opening: string[] = [];
+    let words = 0;
+    for (const sentence of sentences) {
+      const size = sentence.split(/\s+/).length;
+      if (opening.length > 0 && words + size > SNIPPET_WORDS) break;
+      opening.push(sentence);
+      words += size;
+    }
+    return labelled(trimToQuestion(model, opening.join(' '), request.weights, request.answer));
+  }
   const best = sentences
     .map((sentence, order) => ({ sentence, order, weight: weightOf(sentence, request.weights) }))
     .sort((a, b) => b.weight - a.weight || a.order - b.order)[0];
   const chosen = [sentences[0], best && best.order > 0 ? best.sentence : undefined].filter(
     Boolean,
   ) as string[];
-  const summary = trimToQuestion(model, chosen.join(' '), request.weights, request.answer);
-  const label = name ? (markdown ? `\`${name}\`` : name) : '';
-  return balanceBackticks(`${markdown ? '- ' : ''}${label ? `${label}: ` : ''}${summary}`);
+  return labelled(trimToQuestion(model, chosen.join(' '), request.weights, request.answer));
 }
 
 /** A list item or table row as one Markdown (or plain) list line that keeps its name. */

@@ -21,6 +21,8 @@ export interface QuestionShape {
   wants: UnitWanted;
   /** A yes/no question ("Is zlib thread-safe?", "Can I …?"): opened by an auxiliary verb. */
   polar?: boolean;
+  /** A definition question ("What is a borrowed reference?"): it asks what the text says a term is. */
+  defines?: boolean;
 }
 
 /** Words that ask for made-up text: a story, a poem, "write something about the sea". */
@@ -84,6 +86,7 @@ export function shapeOf(message: string): QuestionShape {
     wants: unitWanted(lower, kind, focus),
     // An auxiliary verb opening a question asks yes or no.
     ...(isAuxiliary(asked.split(/\s+/, 1)[0] ?? '') ? { polar: true } : {}),
+    ...(definitionSubject(message) !== null ? { defines: true } : {}),
   };
 }
 

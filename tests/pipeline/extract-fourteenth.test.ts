@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { pipelineSession } from '../support/pipeline.js';
+
+/**
+ * A glossary as a definition list: each entry opens by naming the class of thing its term is, and
+ * only the sentences after that say what sets it apart. Every sentence mentions the term, so the
+ * question's words alone do not choose among them.
+ */
+const GLOSSARY = `<html><body><h1>Wren glossary</h1><dl>
+<dt>lent handle</dt>
+<dd><p>In Wren's native interface, a lent handle is a handle to a value. It does not change the value's owner count. It becomes invalid once the owner frees the value. Passing a lent handle to wren_keep() is the usual way to turn it into a kept handle that stays valid, except where the value is known to outlive every use of the lent handle. The wren_new_handle() call makes a kept handle directly.</p></dd>
+<dt>kept handle</dt>
+<dd><p>A handle that holds the value alive until it is released. A kept handle must be released exactly once with wren_release(), and releasing it twice is an error that the debug build reports.</p></dd>
+<dt>fiber</dt>
+<dd><p>A lightweight thread of execution with its own stack.</p></dd>
+</dl></body></html>`;
+
+describe('a definition question answered from a long glossary entry', () => {
+  it('shows the entry\'s opening sentences in order, not only the one that names its class', async () => {
+    const { ask } = await pipelineSession('glossary.html', GLOSSARY, 'html');
+    const reply = ask('What is a lent handle?');
+    expect(reply.confidence.level).toBe('answer');
+    expect(reply.text).toContain('a lent handle is a handle to a value. It does not change the value');
+    expect(reply.text).toContain('It becomes invalid once the owner frees the value.');
+  });
+
+  it('keeps choosing by the question\'s words for other questions about the entry', async () => {
+    const { ask } = await pipelineSession('glossary.html', GLOSSARY, 'html');
+    const reply = ask('How do I turn a lent handle into a kept handle?');
+    expect(reply.text).toContain('wren_keep()');
+  });
+});
