@@ -16,7 +16,7 @@ const GLOSSARY = `<html><body><h1>Wren glossary</h1><dl>
 </dl></body></html>`;
 
 describe('a definition question answered from a long glossary entry', () => {
-  it('shows the entry\'s opening sentences in order, not only the one that names its class', async () => {
+  it("shows the entry's opening sentences in order, not only the one that names its class", async () => {
     const { ask } = await pipelineSession('glossary.html', GLOSSARY, 'html');
     const reply = ask('What is a lent handle?');
     expect(reply.confidence.level).toBe('answer');
@@ -24,7 +24,7 @@ describe('a definition question answered from a long glossary entry', () => {
     expect(reply.text).toContain('It becomes invalid once the owner frees the value.');
   });
 
-  it('keeps choosing by the question\'s words for other questions about the entry', async () => {
+  it("keeps choosing by the question's words for other questions about the entry", async () => {
     const { ask } = await pipelineSession('glossary.html', GLOSSARY, 'html');
     const reply = ask('How do I turn a lent handle into a kept handle?');
     expect(reply.text).toContain('wren_keep()');
