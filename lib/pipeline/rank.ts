@@ -1,5 +1,5 @@
 import { type PassageHit, type PassageIndex, searchTerm, termsOf } from '../retrieval/index.js';
-import { escapeRegExp } from '../text/index.js';
+import { escapeRegExp, splitSentences } from '../text/index.js';
 import { keepsTopic, type ReadingSearch } from './gather.js';
 import {
   ANSWER_COVERAGE,
@@ -7,6 +7,7 @@ import {
   NAMED_BONUS,
   NEARBY_SHARE,
   OPPOSITE_STATE_PENALTY,
+  POINTER_PENALTY,
   OWN_HEADING_BONUS,
   PRIOR_DOCUMENT_BONUS,
   PRIOR_SECTION_BONUS,
@@ -67,6 +68,8 @@ export interface RankFeatures {
   rarestMissing: number;
   /** 1 when it lacks the earlier topic another unit keeps (a follow-up). */
   offTopic: number;
+  /** 1 when all it says is where to read more ("For more on X, see Y."). */
+  pointer: number;
 }
 
 /**
@@ -86,6 +89,7 @@ export const RANK_WEIGHTS: Readonly<RankFeatures> = {
   opposite: -OPPOSITE_STATE_PENALTY,
   rarestMissing: -RAREST_MISSING_PENALTY,
   offTopic: -RAREST_MISSING_PENALTY,
+  pointer: -POINTER_PENALTY,
 };
 
 /** A unit's rank: its features, weighed. */
@@ -102,7 +106,8 @@ export function rankOf(features: RankFeatures, weights: Readonly<RankFeatures> =
     weights.prior * features.prior +
     weights.opposite * features.opposite +
     weights.rarestMissing * features.rarestMissing +
-    weights.offTopic * features.offTopic
+    weights.offTopic * features.offTopic +
+    weights.pointer * features.pointer
   );
 }
 
@@ -310,6 +315,7 @@ function judgeHit(
     opposite: opposite ? 1 : 0,
     rarestMissing: 0,
     offTopic: 0,
+    pointer: onlyPoints(text) ? 1 : 0,
   };
   return {
     hit,
@@ -450,6 +456,22 @@ function codeBeyond(text: string, asked: ReadonlySet<string>): boolean {
     if (terms.length === 0 || terms.some((term) => !asked.has(term))) return true;
   }
   return false;
+}
+
+/**
+ * A cross-reference: a sentence that sends the reader elsewhere ("See also X.", "For more on
+ * interactive mode, see Interactive Mode.", "Refer to the FAQ."). It repeats the words of what it
+ * points to, so it matches a question about that as well as the text that answers it, and says
+ * nothing itself.
+ */
+const POINTER =
+  /^(?:see(?:\s+also)?\b|refer\s+to\b|(?:for|to\s+learn)\s+(?:more|further|details|additional|information|an?\s+(?:overview|explanation|list|description))\b[^.]*?\b(?:see|refer\s+to|read|consult)\b)/i;
+
+/** Whether every sentence of a unit is a cross-reference, so the unit answers nothing by itself. */
+function onlyPoints(text: string): boolean {
+  if (text.length > 300) return false;
+  const sentences = splitSentences(text);
+  return sentences.length > 0 && sentences.every((sentence) => POINTER.test(sentence.trim()));
 }
 
 /** A command-line option ("-z", "--keep") or a setting written key=value. */

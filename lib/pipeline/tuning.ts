@@ -42,6 +42,11 @@ export const PROXIMITY_BONUS = 0.1;
  * Git) and one more honest "I don't know" (SQLite); at 0.1, SQLite tuning lost 3.
  */
 export const RAREST_MISSING_PENALTY = 0.2;
+/**
+ * Rank taken from a unit that only points elsewhere ("For more on X, see Y."): as much as from one
+ * that lacks the question's rarest word, since it lacks what the question asks just as surely.
+ */
+export const POINTER_PENALTY = RAREST_MISSING_PENALTY;
 /** Rank added to a unit of the kind the question wants (an option entry for "which option", a default, a command for "how do I"). */
 export const UNIT_KIND_BONUS = 0.2;
 /** Rank added to units in the same section as the earlier answer, for a reading resolved against the conversation. */

@@ -56,3 +56,26 @@ describe('"which function" and "how do I" on units that write code', () => {
     expect(ask('How do I sign a WT with wren?').text).toMatch(/^- Signing using the `SignWT` class/);
   });
 });
+
+/** A tutorial section whose closing paragraph only points to another chapter. */
+const TUTORIAL = `# Using the Wren shell
+
+## Quiet mode
+
+When the shell is started with --quiet, the shell is said to be in quiet mode. In this mode it prints no banner and answers each command with its result alone.
+
+For more on quiet mode, see Shell Modes.
+
+## Scripts
+
+A script is a file of shell commands run one after another.
+`;
+
+describe('a unit that only points elsewhere', () => {
+  it('is not the answer where another unit says what is asked', async () => {
+    const { ask } = await pipelineSession('tutorial.md', TUTORIAL);
+    const reply = ask('What is quiet mode?');
+    expect(reply.text).toMatch(/^When the shell is started with --quiet/);
+    expect(reply.text).not.toContain('see Shell Modes');
+  });
+});

@@ -144,7 +144,13 @@ function citedEvidence(
   const eligible = [
     best,
     ...evidence.filter(
-      (item) => item !== best && item.coverage >= ANSWER_COVERAGE && item.hasRarest && item.rank >= floor,
+      (item) =>
+        item !== best &&
+        item.coverage >= ANSWER_COVERAGE &&
+        item.hasRarest &&
+        item.rank >= floor &&
+        // A unit that only points elsewhere (rank.ts) adds no sentence the reader can use.
+        !item.features?.pointer,
     ),
   ];
   // A closest passage is not known to answer, and the unit that does is often the best of
