@@ -65,7 +65,7 @@ const LEANING_PROBE: Focus = {
 const EXCHANGES = 4;
 
 const MORE =
-  /^(?:(?:please\s+)?(?:tell|show)\s+me\s+more(?:\s+about\s+(?:it|that|this|him|her|them))?|more|go on|continue|keep going|and then|what else|anything else|more please|what happened next|what happened then)[\s.!?]*$/i;
+  /^(?:(?:please\s+)?(?:tell|show)\s+me\s+more(?:\s+about\s+(?:it|that|this|him|her|them))?|more|go on|continue|keep going|and then|what else|anything else|more please|what happened next|what happened then|(?:(?:can|could)\s+you\s+)?(?:please\s+)?(?:explain|elaborate)(?:\s+(?:on\s+)?(?:it|that|this))?(?:\s+(?:more|further|a bit more))?(?:\s+please)?|(?:more|further|any more)\s+details?(?:\s+please)?|in (?:more|greater) detail(?:\s+please)?)[\s.!?]*$/i;
 /** Requests for an illustration of what was just said. */
 const EXAMPLE =
   /^(?:(?:please\s+)?(?:show|give)\s+(?:me\s+)?(?:an?|some|one)\s+examples?|(?:an?\s+|any\s+|for\s+)?examples?|is there an example|do you have an example|what does (?:it|that) look like)(?:\s+(?:please|of (?:it|that|this)))?[\s.!?]*$/i;
@@ -513,12 +513,35 @@ function pointsBack(question: string): boolean {
   // The "it" of "is it possible to ..." stands for nothing.
   const pointing = pronounsLeft.replace(DUMMY_IT, (match) => match.replace(/\bit\b/i, ' '));
   const fused = FUSED_QUANTIFIER.test(pointing);
-  if (!fused && !DEMONSTRATIVE.test(pointing)) return false;
+  const implicit = impliesWhatWasSaid(pointing);
+  if (!fused && !implicit && !DEMONSTRATIVE.test(pointing)) return false;
   const words = contentWords(question.replace(DEMONSTRATIVE_PHRASE, ' '));
   // "it" stands for something more surely than "that" or "one" do, so a longer question with it
   // still leans on the conversation.
-  return words <= (fused || /\bit\b/i.test(pointing) ? 5 : 3);
+  return words <= (fused || implicit || /\bit\b/i.test(pointing) ? 5 : 3);
 }
+
+/**
+ * Words that take their other term from what was just said, without a pronoun: "instead" with no
+ * "of" (instead of what was said: "can I use a different logger instead?"), "the same" as a
+ * pro-form ("does the same hold for the client?", "the same for errors?"; not "the same name",
+ * which compares things of its own clause), and a comparative with no "than" after "a", "any" or
+ * "which" ("is there a shorter way?", "which is faster?": shorter than the way just given).
+ */
+function impliesWhatWasSaid(question: string): boolean {
+  if (/\binstead\b(?!\s+of\b)/i.test(question)) return true;
+  if (SAME_PROFORM.test(question)) return true;
+  return !/\bthan\b/i.test(question) && IMPLICIT_COMPARISON.test(question);
+}
+
+const SAME_PROFORM =
+  /\bthe same\b(?=\s*(?:[?.!,]|$)|\s+(?:for|with|on|in|to|goes|go|holds?|applies|apply|works?|is|be|happen|happens)\b)/i;
+const COMPARATIVES =
+  'better|worse|faster|slower|quicker|shorter|longer|simpler|easier|harder|safer|cleaner|cheaper|newer|older|smaller|bigger|larger|lighter|stricter|nicer|more efficient|more secure|less verbose';
+const IMPLICIT_COMPARISON = new RegExp(
+  `\\b(?:a|an|any|some)\\s+(?:${COMPARATIVES})\\s+(?:way|one|option|method|approach|alternative|version|variant|command|tool|solution|choice|format|setting)s?\\b|\\bwhich\\s+(?:one\\s+)?(?:is|was|would be)\\s+(?:${COMPARATIVES})\\b`,
+  'i',
+);
 
 /**
  * A relative "that": a noun phrase opened by a determiner (its words content words, no auxiliary

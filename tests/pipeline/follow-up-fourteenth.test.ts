@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
+import { historyOf, pipelineSession } from '../support/pipeline.js';
+
+const EARLIER = 'How do I turn on request logging in the server?';
+
+describe('words that take their other term from what was just said', () => {
+  it('lean on the conversation: "instead", "the same" as a pro-form, a comparative without "than"', () => {
+    const history = historyOf(EARLIER);
+    for (const message of [
+      'Can I use a different logger instead?',
+      'Does the same hold for the client?',
+      'The same for errors?',
+      'Is there a shorter way?',
+      'Which is faster?',
+    ]) {
+      const resolved = resolveFollowUp(message, history);
+      expect(resolved.kind, message).not.toBe('none');
+      expect(`${resolved.question} ${resolved.carried}`, message).toMatch(/request logging/);
+    }
+  });
+
+  it('leave alone what compares or replaces within its own clause', () => {
+    const history = historyOf(EARLIER);
+    for (const message of [
+      'Can two routes have the same path?',
+      'How do I make the server faster?',
+      'Is there a faster way than a full restart to reload the routes?',
+      'Can I use plain objects instead of schemas for validation?',
+    ])
+      expect(resolveFollowUp(message, history).kind, message).toBe('none');
+  });
+
+  it('reads "explain" and "more details" as asking for more of the same place', () => {
+    const history = historyOf(EARLIER);
+    for (const message of ['Explain.', 'Can you explain that?', 'More details please', 'Elaborate'])
+      expect(resolveFollowUp(message, history).kind, message).toBe('more');
+  });
+
+  it('answers a comparative follow-up from the earlier topic through the pipeline', async () => {
+    const { ask } = await pipelineSession(
+      'pond.md',
+      `# Pond server manual
+
+## Request logging
+
+Request logging is turned on with the log_requests setting in pond.conf.
+
+A shorter way is the --log flag on the command line, which needs no edit of pond.conf.
+
+## Users
+
+Several users can read a Pond database together, but only one can write.
+
+## Backups
+
+The backup command copies a database while it is in use, which is the shorter way to a safe copy.
+`,
+    );
+    ask('How do I turn on request logging?');
+    const reply = ask('Is there a shorter way?');
+    expect(reply.readAs).toBeDefined();
+    expect(reply.text).toMatch(/--log/);
+  });
+});
