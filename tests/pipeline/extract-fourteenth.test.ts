@@ -79,3 +79,29 @@ describe('a unit that only points elsewhere', () => {
     expect(reply.text).not.toContain('see Shell Modes');
   });
 });
+
+/** A manual that gives a command in a block and says what it does after it, starting "This …". */
+const WINDOWS = `# Wren editor manual
+
+## Closing windows
+
+To close every window but the one you are in:
+
+\`\`\`
+:solo
+\`\`\`
+
+This closes all windows except the current one. A window with unsaved changes stays open.
+
+## Tabs
+
+A tab page holds a layout of windows.
+`;
+
+describe('a unit that opens by pointing back', () => {
+  it('comes after the command it points at', async () => {
+    const { ask } = await pipelineSession('editor.md', WINDOWS);
+    const reply = ask('How do I close all windows except the current one?');
+    expect(reply.text).toMatch(/^```\n:solo\n```\n\nThis closes all windows except the current one/);
+  });
+});

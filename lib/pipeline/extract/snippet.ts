@@ -116,6 +116,32 @@ export function passageSnippet(
       words += size;
     }
   }
+  // A unit that opens by pointing back ("This switches on the 'hlsearch' option.", "It depends on
+  // the entries in …") has its subject in the unit before it, which the reader has not seen: the
+  // command or the sentence it points at comes first. Not for one-a-line text, where every line
+  // opens with "And" and stands on its own.
+  if (kind !== 'line' && chosen.order === 0 && POINTS_BACK.test(chosen.sentence)) {
+    const before = index.sibling(id, -1);
+    if (before >= 0) {
+      const code = index.kindOf(before) === 'code';
+      const lead = code
+        ? fence(index, before, request.weights)
+        : trimToQuestion(
+            model,
+            splitSentences(index.display(before)).at(-1) ?? '',
+            request.weights,
+            request.answer,
+          );
+      if (lead && (code || !announces(lead))) {
+        keys.push(keyOf(code ? index.text(before) : lead));
+        return {
+          text: code ? `${lead}\n\n${balanceBackticks(text)}` : `${lead} ${balanceBackticks(text)}`,
+          block: code,
+          keys,
+        };
+      }
+    }
+  }
   // "Which option ...": when the sentences shown name nothing, the unit's sentence that gives the
   // name ("See 'incsearch'.") comes along: the name is the answer.
   if (request.shape?.wants === 'name' && !NAME_LIKE.test(text)) {
@@ -289,6 +315,9 @@ export function keyOf(text: string): string {
   snippetKeys.set(ownCopy(head), key);
   return key;
 }
+
+/** A sentence that opens by pointing at what came before it: "This switches …", "It depends …", "These are …". */
+const POINTS_BACK = /^(?:this|these|it|they|that)\s+(?!is\s+(?:a|an|the)\b)[a-z]+/i;
 
 /** A sentence that ends by announcing what follows ("execute the following command:"). */
 function announces(sentence: string): boolean {
