@@ -11,6 +11,41 @@ export interface AroundAnswer {
   thought: string;
 }
 
+/** Sections under a section (its subsections, in order) searched for an example when it has none. */
+const EXAMPLE_SUBSECTIONS = 3;
+
+/**
+ * The code block nearest a unit in its section (after it first, then before it); where the section
+ * has none, the first in the subsections right under it: documentation often gives what a section
+ * explains its example under a heading of its own ("Enable Logging", then "Basic Logging Setup"
+ * with the code). Undefined when there is none.
+ */
+export function exampleNear(index: PassageIndex, from: number): number | undefined {
+  const section = index.sectionIdOf(from);
+  const start = index.sectionStarts[section];
+  const end = start + index.sectionSizes[section];
+  const order = [
+    ...Array.from({ length: end - from }, (_, i) => from + i),
+    ...Array.from({ length: from - start }, (_, i) => from - 1 - i),
+  ];
+  const own = order.find((at) => index.kindOf(at) === 'code');
+  if (own !== undefined) return own;
+  const path = index.section(from).path;
+  if (path.length === 0) return undefined;
+  for (
+    let next = section + 1;
+    next <= section + EXAMPLE_SUBSECTIONS && next < index.sectionStarts.length;
+    next++
+  ) {
+    const first = index.sectionStarts[next];
+    const under = index.section(first).path;
+    if (under.length <= path.length || path.some((heading, i) => under[i] !== heading)) break;
+    for (let at = first; at < first + index.sectionSizes[next]; at++)
+      if (index.kindOf(at) === 'code') return at;
+  }
+  return undefined;
+}
+
 /** Passages or lines "tell me more" adds after the previous answer. */
 const MORE_PASSAGES = 2;
 /** How far (in lines or blocks) "why?" looks around the previous answer for a reason. */
@@ -140,14 +175,7 @@ export function reasonAround(index: PassageIndex, from: number): AroundAnswer | 
  * section, after it first: documentation shows an example right after what it explains.
  */
 export function exampleAround(index: PassageIndex, from: number): AroundAnswer | null {
-  const section = index.sectionIdOf(from);
-  const start = index.sectionStarts[section];
-  const end = start + index.sectionSizes[section];
-  const order = [
-    ...Array.from({ length: end - from }, (_, i) => from + i),
-    ...Array.from({ length: from - start }, (_, i) => from - 1 - i),
-  ];
-  const id = order.find((at) => index.kindOf(at) === 'code');
+  const id = exampleNear(index, from);
   if (id === undefined) return null;
   const before = index.sibling(id, -1);
   const intro =

@@ -63,3 +63,44 @@ The backup command copies a database while it is in use, which is the shorter wa
     expect(reply.text).toMatch(/--log/);
   });
 });
+
+describe('"show me an example" where the section gives its example under a heading of its own', () => {
+  const MANUAL = `# Pond server manual
+
+## Request logging
+
+### Enable request logging
+
+Request logging is off by default. Turn it on with the log_requests setting when the server starts.
+
+#### Basic setup
+
+The following turns it on for every route:
+
+\`\`\`js
+const pond = createPond({ log_requests: true })
+\`\`\`
+
+### Log files
+
+Logs are written to pond.log in the working directory.
+
+## Upgrading
+
+Servers before version 2 enable request logging with a command-line flag:
+
+\`\`\`sh
+pond --enable-request-logging
+\`\`\`
+`;
+
+  it('shows the code of the subsection right under the earlier answer', async () => {
+    const { ask } = await pipelineSession('pond.md', MANUAL);
+    expect(ask('How do I turn on request logging when the server starts?').text).toMatch(
+      /log_requests setting/,
+    );
+    const reply = ask('Show me an example');
+    expect(reply.text).toContain('createPond({ log_requests: true })');
+    expect(reply.text).not.toContain('--enable-request-logging');
+  });
+});

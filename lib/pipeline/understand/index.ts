@@ -2,7 +2,7 @@ import { type DialogueKnowledge, type SocialReply, socialReply } from '../../dia
 import type { PassageIndex } from '../../retrieval/index.js';
 import { searchTerm } from '../../retrieval/index.js';
 import type { Turn } from '../../sessions/index.js';
-import { previousPassage, quotedPassages } from '../around.js';
+import { exampleNear, previousPassage, quotedPassages } from '../around.js';
 import { COMMON_NAME_SHARE } from '../tuning.js';
 import type { Knowledge } from '../types.js';
 import { type FollowUp, resolveFollowUp, withoutLinkingAdverb } from './follow-up.js';
@@ -76,7 +76,7 @@ export function understand(knowledge: Knowledge, message: string, history: reado
   if (followUp.kind === 'why' || followUp.kind === 'more') return { kind: 'around', followUp, from: prior };
   // "An example": the one nearest the earlier answer when its section has one (the pipeline looks
   // there first), else an example of the earlier question's topic, searched as a how-to.
-  if (followUp.kind === 'example' && prior >= 0 && hasExampleNear(passages, prior)) {
+  if (followUp.kind === 'example' && prior >= 0 && exampleNear(passages, prior) !== undefined) {
     return { kind: 'around', followUp, from: prior };
   }
   // A follow-up as written is searched without the adverb that links it to the turn before
@@ -117,16 +117,6 @@ export function understand(knowledge: Knowledge, message: string, history: reado
     };
   }
   return { kind: 'question', readings: [asWritten, resolved], followUp };
-}
-
-/** Whether the section of a unit holds a code block: an example documentation shows beside what it explains. */
-function hasExampleNear(passages: PassageIndex, id: number): boolean {
-  const section = passages.sectionIdOf(id);
-  const start = passages.sectionStarts[section];
-  for (let at = start; at < start + passages.sectionSizes[section]; at++) {
-    if (passages.kindOf(at) === 'code') return true;
-  }
-  return false;
 }
 
 /**
