@@ -469,7 +469,8 @@ const POINTER =
 
 /** Whether every sentence of a unit is a cross-reference, so the unit answers nothing by itself. */
 function onlyPoints(text: string): boolean {
-  if (text.length > 300) return false;
+  // Its first sentence must point, so the text's opening decides for nearly every unit.
+  if (text.length > 300 || !POINTER.test(text.trimStart())) return false;
   const sentences = splitSentences(text);
   return sentences.length > 0 && sentences.every((sentence) => POINTER.test(sentence.trim()));
 }
