@@ -55,6 +55,9 @@ const REASON_MARKERS: [RegExp, number][] = [
   [/\bbecause\b/i, 3],
   [/\b(?:so that|in order to|due to|since|therefore|wherefore|lest)\b/i, 2],
   [/(?:^|[,;:]\s*)for\b/i, 1.5],
+  // A fronted purpose clause ("To avoid breaking those legacy databases, enforcement is off by
+  // default") says what the main clause is done for; a "to" elsewhere is mostly an infinitive.
+  [/^(?:to|in order to)\s+\p{L}+[^,.]*,/iu, 1],
   [/\b(?:to|so)\b/i, 0.3],
 ];
 
@@ -152,6 +155,9 @@ export function reasonAround(index: PassageIndex, from: number): AroundAnswer | 
       id < 0 ||
       id >= index.size ||
       index.chunkOf(id) !== index.chunkOf(from) ||
+      // A reason given under another heading is the reason for something else ("Because SQLite is
+      // flexible …" opens the next quirk, not why the one before is so).
+      index.sectionIdOf(id) !== index.sectionIdOf(from) ||
       index.kindOf(id) === 'code'
     )
       continue;

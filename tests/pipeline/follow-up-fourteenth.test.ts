@@ -104,3 +104,40 @@ pond --enable-request-logging
     expect(reply.text).not.toContain('--enable-request-logging');
   });
 });
+
+describe('"why?" and what follows it', () => {
+  const QUIRKS = `# Pond quirks
+
+## Strict checks are off by default
+
+Pond has parsed check constraints for a long time, but added the ability to enforce them much later. To avoid breaking older databases, strict checks are turned off by default in Pond.
+
+## Columns can hold any value
+
+Because Pond is forgiving with regard to types, a column can hold a value of any type.
+
+## Turning strict checks on
+
+Strict checks are turned on with the strict_checks pragma:
+
+\`\`\`sql
+PRAGMA strict_checks = ON;
+\`\`\`
+`;
+
+  it('finds the reason in the section of the earlier answer, not in the next one', async () => {
+    const { ask } = await pipelineSession('quirks.md', QUIRKS);
+    ask('Are strict checks on by default?');
+    const reply = ask('Why not?');
+    expect(reply.text).toMatch(/^To avoid breaking older databases/);
+  });
+
+  it('keeps the topic of the question "why?" asked about for the turn after it', async () => {
+    const { ask } = await pipelineSession('quirks.md', QUIRKS);
+    ask('Are strict checks on by default?');
+    ask('Why not?');
+    const reply = ask('Show me an example');
+    expect(reply.text).not.toMatch(/not sure what you mean/);
+    expect(reply.thought).toMatch(/strict checks/);
+  });
+});

@@ -138,10 +138,15 @@ export function resolveFollowUp(
     // What a turn asked, as it was read: with the words it carried from the one before.
     // An ellipsis resolved to a question of its own ("How do I remove one?") keeps the words it
     // carried too: a pronoun in the next turn points at what that turn was about ("column").
+    // "Why?", "more" and "an example" ask about what the turn before was about and name nothing of
+    // their own: the conversation stays on that question ("show me an example" after "why not?"
+    // is an example of what "why not?" asked about).
     const standalone =
-      read.carried && (read.kind === 'pronoun' || read.kind === 'ellipsis')
-        ? `${read.question} (${read.leanedOn ?? (partsOf(read.carried).inner || read.carried)})`
-        : read.question;
+      (read.kind === 'why' || read.kind === 'more' || read.kind === 'example') && focus.lastQuestion
+        ? focus.lastQuestion
+        : read.carried && (read.kind === 'pronoun' || read.kind === 'ellipsis')
+          ? `${read.question} (${read.leanedOn ?? (partsOf(read.carried).inner || read.carried)})`
+          : read.question;
     const shownStandalone =
       read.shown && (read.kind === 'pronoun' || read.kind === 'ellipsis')
         ? `${read.shown} (${read.leanedOn ?? (partsOf(read.carried).inner || read.carried || partsOf(focus.lastQuestion).asked)})`
