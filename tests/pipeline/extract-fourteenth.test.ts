@@ -50,8 +50,9 @@ Install it from the registry with npm.
 describe('"which function" and "how do I" on units that write code', () => {
   it('rank a unit naming new code above one whose code only repeats the question', async () => {
     const { ask } = await pipelineSession('readme.md', README);
+    // The name first (a short answer), then the unit that names it.
     expect(ask('Which function verifies a WT in wren?').text).toMatch(
-      /^- Claims set validation .*`wtVerify`/,
+      /^`wtVerify`\.\n\n- Claims set validation .*`wtVerify`/,
     );
     expect(ask('How do I sign a WT with wren?').text).toMatch(/^- Signing using the `SignWT` class/);
   });
@@ -103,5 +104,33 @@ describe('a unit that opens by pointing back', () => {
     const { ask } = await pipelineSession('editor.md', WINDOWS);
     const reply = ask('How do I close all windows except the current one?');
     expect(reply.text).toMatch(/^```\n:solo\n```\n\nThis closes all windows except the current one/);
+  });
+});
+
+/** Technical writing names the thing a "which X" asks for by code, quotes or an identifier beside X. */
+const PACKAGES = `# Wren package guide
+
+## Virtual packages
+
+Both wrenmail and postbird provide the functionality of a mail agent. They are therefore said to provide the virtual package "mail-delivery-agent". Any program that needs one depends on that name.
+
+## Shutting down
+
+To close database connections when the server stops, register the onShutdown hook. It runs after the last request is answered.
+
+## Logging
+
+Logs are written to wren.log in the working directory.
+`;
+
+describe('a short answer named as code', () => {
+  it('comes first for "which X", with its case and written as code', async () => {
+    const { ask } = await pipelineSession('packages.md', PACKAGES);
+    expect(ask('Which virtual package do both wrenmail and postbird provide?').text).toMatch(
+      /^`mail-delivery-agent`\. /,
+    );
+    expect(ask('Which hook closes database connections when the server stops?').text).toMatch(
+      /^`onShutdown`\. /,
+    );
   });
 });

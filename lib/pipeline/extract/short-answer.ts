@@ -1,6 +1,6 @@
 import { foldCase, tokenize } from '../../lm/index.js';
 import { searchTerm } from '../../retrieval/index.js';
-import { PRONOUN_SWAPS, STOP_WORDS } from '../../text/index.js';
+import { escapeRegExp, PRONOUN_SWAPS, STOP_WORDS } from '../../text/index.js';
 import type { QuestionShape } from '../understand/shape.js';
 
 /** A line of evidence and how much it counts. */
@@ -134,6 +134,26 @@ export function answerCandidates(
       }
       return -1;
     };
+    // Technical writing binds a name to the noun a "which X" asks for as it binds a person's name:
+    // "the `onClose` hook", "the virtual package "mail-transport-agent"", "a table named
+    // "SQLITE_SCHEMA"": the name is written as code, quoted or as an identifier, which no word of
+    // prose is. Only in the unit that answers and around it, as for names by apposition.
+    if (shape.kind === 'choice' && shape.focus && line.best) {
+      for (const name of namesBoundTo(line.text, shape.focus)) {
+        const first = searchTerm(name.split(/[^\p{L}\p{N}]+/u).find(Boolean) ?? '');
+        if (first !== null && questionTerms.has(first)) continue;
+        const score = line.weight * AGENT_BONUS * (first ? rarity(first) : 1);
+        const key = name.toLowerCase();
+        const entry = totals.get(key) ?? { text: name, score: 0, line: lineIndex, best: 0, near: false };
+        entry.score += score;
+        if (matchedAt.length > 0) entry.near = true;
+        if (score > entry.best) {
+          entry.best = score;
+          entry.line = lineIndex;
+        }
+        totals.set(key, entry);
+      }
+    }
     for (let i = 0; i < tokens.length; i++) {
       if (shape.kind === 'number') {
         if (!isNumberWord(folded[i]) || (i > 0 && isNumberWord(folded[i - 1]))) continue;
@@ -228,6 +248,36 @@ export function answerCandidates(
     .filter((entry) => !followUpOwnTerms || entry.near)
     .map(({ text, score, line }) => ({ text, score, line }))
     .sort((a, b) => b.score - a.score);
+}
+
+/** A name as technical writing sets it: quoted, or an identifier (an option, a dotted or snake_case name, camelCase, a constant). */
+const TECHNICAL_NAME =
+  '(?:"([^"\\s]{2,40})"|\'([^\'\\s]{2,40})\'|“([^”\\s]{2,40})”|(--?[A-Za-z][\\w-]*|[A-Za-z]\\w*(?:[_.]\\w+)+|[a-z]+[A-Z]\\w*|[A-Z][A-Z0-9]*_[A-Z0-9_]+))';
+
+/**
+ * The names a text binds to a noun: "the <name> [word] <noun>" ("the lsb_release -a command", "the
+ * onClose hook"), "the [word] <noun> <name>" ("the virtual package "mail-transport-agent"", "the
+ * option --follow"), "<noun> named/called <name>" ("a special table named "SQLITE_SCHEMA"").
+ */
+function namesBoundTo(text: string, focus: string): string[] {
+  // Case matters in a name (`onClose` is an identifier, "once" is not), so the patterns are
+  // case-sensitive and the noun takes either case of its first letter.
+  const stem = escapeRegExp(focus.replace(/s$/, ''));
+  const noun = `[${stem[0].toLowerCase()}${stem[0].toUpperCase()}]${stem.slice(1)}s?`;
+  const determiner = '(?:[Tt]he|[Aa]n?|[Tt]his)';
+  const patterns = [
+    new RegExp(`\\b${determiner}\\s+${TECHNICAL_NAME}\\s+(?:\\S+\\s+)?${noun}\\b`, 'g'),
+    new RegExp(`\\b${determiner}\\s+(?:[a-z]+\\s+)?${noun}\\s+${TECHNICAL_NAME}`, 'g'),
+    new RegExp(`\\b${noun}\\s+(?:named|called)\\s+${TECHNICAL_NAME}`, 'g'),
+  ];
+  const names: string[] = [];
+  for (const pattern of patterns) {
+    for (const match of text.matchAll(pattern)) {
+      const name = match.slice(1).find((group) => group !== undefined);
+      if (name) names.push(name.replace(/[.,;:]+$/, ''));
+    }
+  }
+  return names;
 }
 
 /** Words between a name and the noun it stands in apposition to ("Belshazzar the king", "Zipporah his daughter"). */
