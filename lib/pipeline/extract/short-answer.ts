@@ -260,16 +260,9 @@ const TECHNICAL_NAME =
  * option --follow"), "<noun> named/called <name>" ("a special table named "SQLITE_SCHEMA"").
  */
 function namesBoundTo(text: string, focus: string): string[] {
-  // Case matters in a name (`onClose` is an identifier, "once" is not), so the patterns are
-  // case-sensitive and the noun takes either case of its first letter.
-  const stem = escapeRegExp(focus.replace(/s$/, ''));
-  const noun = `[${stem[0].toLowerCase()}${stem[0].toUpperCase()}]${stem.slice(1)}s?`;
-  const determiner = '(?:[Tt]he|[Aa]n?|[Tt]his)';
-  const patterns = [
-    new RegExp(`\\b${determiner}\\s+${TECHNICAL_NAME}\\s+(?:\\S+\\s+)?${noun}\\b`, 'g'),
-    new RegExp(`\\b${determiner}\\s+(?:[a-z]+\\s+)?${noun}\\s+${TECHNICAL_NAME}`, 'g'),
-    new RegExp(`\\b${noun}\\s+(?:named|called)\\s+${TECHNICAL_NAME}`, 'g'),
-  ];
+  const stem = focus.replace(/s$/, '');
+  if (stem.length < 2 || !text.toLowerCase().includes(stem)) return [];
+  const patterns = bindingPatterns(stem);
   const names: string[] = [];
   for (const pattern of patterns) {
     for (const match of text.matchAll(pattern)) {
@@ -279,6 +272,28 @@ function namesBoundTo(text: string, focus: string): string[] {
   }
   return names;
 }
+
+/** The patterns of `namesBoundTo` for a noun, made once per noun. */
+function bindingPatterns(stem: string): RegExp[] {
+  const known = bindings.get(stem);
+  if (known) return known;
+  // Case matters in a name (`onClose` is an identifier, "once" is not), so the patterns are
+  // case-sensitive and the noun takes either case of its first letter.
+  const escaped = escapeRegExp(stem);
+  const noun = `[${escaped[0].toLowerCase()}${escaped[0].toUpperCase()}]${escaped.slice(1)}s?`;
+  const determiner = '(?:[Tt]he|[Aa]n?|[Tt]his)';
+  const patterns = [
+    new RegExp(`\\b${determiner}\\s+${TECHNICAL_NAME}\\s+(?:\\S+\\s+)?${noun}\\b`, 'g'),
+    new RegExp(`\\b${determiner}\\s+(?:[a-z]+\\s+)?${noun}\\s+${TECHNICAL_NAME}`, 'g'),
+    new RegExp(`\\b${noun}\\s+(?:named|called)\\s+${TECHNICAL_NAME}`, 'g'),
+  ];
+  if (bindings.size >= BINDINGS_KEPT) bindings.clear();
+  bindings.set(stem, patterns);
+  return patterns;
+}
+
+const bindings = new Map<string, RegExp[]>();
+const BINDINGS_KEPT = 500;
 
 /** Words between a name and the noun it stands in apposition to ("Belshazzar the king", "Zipporah his daughter"). */
 const APPOSITION_DETERMINERS = new Set(['the', 'this', 'that', 'his', 'her', 'their']);
