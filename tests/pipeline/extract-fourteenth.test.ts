@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { shapeOf } from '../../lib/pipeline/understand/shape.js';
 import { pipelineSession } from '../support/pipeline.js';
 
 /**
@@ -132,5 +133,26 @@ describe('a short answer named as code', () => {
     expect(ask('Which hook closes database connections when the server stops?').text).toMatch(
       /^`onShutdown`\. /,
     );
+  });
+});
+
+describe('the noun a "which X" asks for', () => {
+  it('ends where a verb documentation describes things with begins, as at an auxiliary', () => {
+    expect(shapeOf('Which special table holds the schema of the database?').focus).toBe('table');
+    expect(shapeOf('Which command lists the installed packages?').focus).toBe('command');
+    expect(shapeOf('Which startup files does a login shell read?').focus).toBe('files');
+  });
+
+  it('gets the name bound to it as the short answer', async () => {
+    const { ask } = await pipelineSession(
+      'schema.md',
+      `# Wren tables
+
+## The schema table
+
+Every Wren database contains a special table named "wren_schema" that holds one row per table and index.
+`,
+    );
+    expect(ask('Which special table holds the schema of the database?').text).toMatch(/^`wren_schema`\. /);
   });
 });

@@ -152,11 +152,12 @@ function headNoun(question: string): string {
 }
 
 /**
- * The verbs reference documentation describes what a setting does with ("lets", "sets",
- * "controls"): where a "which X" noun phrase ends when no auxiliary ends it.
+ * The verbs reference documentation describes what a setting, a command or a table does with
+ * ("lets", "sets", "controls", "holds", "lists"): where a "which X" noun phrase ends when no
+ * auxiliary ends it ("which special table holds the schema?" asks for a table).
  */
 const VERBISH = new Set(
-  'lets allows makes shows stops prevents enables disables sets controls changes gives returns causes turns selects specifies determines limits'.split(
+  'lets allows makes shows stops prevents enables disables sets controls changes gives returns causes turns selects specifies determines limits holds keeps stores contains reads writes prints loads creates removes deletes converts extracts displays lists sorts parses sends checks'.split(
     ' ',
   ),
 );
