@@ -13,6 +13,7 @@ describe('words that take their other term from what was just said', () => {
       'The same for errors?',
       'Is there a shorter way?',
       'Which is faster?',
+      'Tell me more about the format.',
     ]) {
       const resolved = resolveFollowUp(message, history);
       expect(resolved.kind, message).not.toBe('none');
@@ -139,5 +140,13 @@ PRAGMA strict_checks = ON;
     const reply = ask('Show me an example');
     expect(reply.text).not.toMatch(/not sure what you mean/);
     expect(reply.thought).toMatch(/strict checks/);
+  });
+});
+
+describe('a fragment opened by "any" or "some"', () => {
+  it('is read as asking whether such things exist', () => {
+    const resolved = resolveFollowUp('Any downsides?', historyOf(EARLIER));
+    expect(resolved.kind).toBe('ellipsis');
+    expect(resolved.question).toBe('Are there any downsides?');
   });
 });

@@ -452,6 +452,9 @@ function framed(fragment: string, previous: string): string {
   // in -s, not in -ss, -us or -is, which are singular: "class", "status", "analysis").
   const plural = /^\p{L}*[^\Wsui]s$/u.test(head) || /^(?:children|men|women|people)$/.test(head);
   const verb = plural ? (past ? 'were' : 'are') : past ? 'was' : 'is';
+  // A fragment opened by "any" or "some" asks whether such things exist: "Any downsides?" is "Are
+  // there any downsides?", not "What are any downsides?".
+  if (/^(?:any|some)\s+\p{L}/iu.test(text)) return `${capitalise(verb)} there ${lowerFirst(text)}?`;
   return PERSON_NOUNS.test(head) ? `Who ${verb} ${text}?` : `What ${verb} ${text}?`;
 }
 
@@ -528,13 +531,15 @@ function pointsBack(question: string): boolean {
 
 /**
  * Words that take their other term from what was just said, without a pronoun: "instead" with no
- * "of" (instead of what was said: "can I use a different logger instead?"), "the same" as a
+ * "of" (instead of what was said: "can I use a different logger instead?"), "tell me more about", "the same" as a
  * pro-form ("does the same hold for the client?", "the same for errors?"; not "the same name",
  * which compares things of its own clause), and a comparative with no "than" after "a", "any" or
  * "which" ("is there a shorter way?", "which is faster?": shorter than the way just given).
  */
 function impliesWhatWasSaid(question: string): boolean {
   if (/\binstead\b(?!\s+of\b)/i.test(question)) return true;
+  // "Tell me more about the format": more than was said, so about what was being said.
+  if (/^(?:please\s+)?(?:tell|show)\s+me\s+more\s+about\b/i.test(question)) return true;
   if (SAME_PROFORM.test(question)) return true;
   return !/\bthan\b/i.test(question) && IMPLICIT_COMPARISON.test(question);
 }
