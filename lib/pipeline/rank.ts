@@ -7,8 +7,8 @@ import {
   NAMED_BONUS,
   NEARBY_SHARE,
   OPPOSITE_STATE_PENALTY,
-  POINTER_PENALTY,
   OWN_HEADING_BONUS,
+  POINTER_PENALTY,
   PRIOR_DOCUMENT_BONUS,
   PRIOR_SECTION_BONUS,
   PROXIMITY_BONUS,
@@ -255,7 +255,7 @@ function judgeHit(
   const text = index.text(hit.id);
   const words = passageWords(index, hit.id, text);
   const proximity = proximityOfWords(words, ownTerms);
-  const fitsWanted = fits(index, hit.id, text, search.reading.shape.wants, ownTerms);
+  const fitsWanted = fits(index, hit.id, text, search.reading.shape.wants);
   const run = messageWords.length > 1 ? sharedRun(messagePositions, words) : messageWords.length;
   const section = index.section(hit.id);
   const namedEntry = flags.length > 0 && headingNames(section.path.at(-1), flags);
@@ -417,45 +417,25 @@ function proximityOfWords(words: readonly string[], terms: ReadonlySet<string>):
  * option ..."; one that states a default for a question about defaults; a command or an
  * instruction for "how do I ..."; a sentence that gives a reason for "why".
  */
-function fits(
-  index: PassageIndex,
-  id: number,
-  text: string,
-  wants: UnitWanted,
-  asked: ReadonlySet<string>,
-): boolean {
+function fits(index: PassageIndex, id: number, text: string, wants: UnitWanted): boolean {
   switch (wants) {
     case 'name': {
       if (index.names.has(id)) return true;
       const heading = index.section(id).path.at(-1) ?? '';
-      return OPTION_LIKE.test(text) || IDENTIFIER.test(heading) || codeBeyond(index.display(id), asked);
+      return OPTION_LIKE.test(text) || IDENTIFIER.test(heading) || /`[^`]+`/.test(index.display(id));
     }
     case 'default':
       return DEFAULT.test(text);
     case 'procedure': {
       if (index.kindOf(id) === 'code') return true;
       const next = index.sibling(id, 1);
-      return (next >= 0 && index.kindOf(next) === 'code') || codeBeyond(index.display(id), asked);
+      return (next >= 0 && index.kindOf(next) === 'code') || /`[^`]+`/.test(index.display(id));
     }
     case 'reason':
       return REASON.test(text);
     default:
       return false;
   }
-}
-
-/**
- * Whether a text writes as code something the question does not: what to type, or the name asked
- * for. Code that only repeats the question's words (the package's own name, "the `jose` module
- * supports …") names nothing new, and a unit that introduces its subject that way is no more the
- * answer to "which function …" or "how do I …" than any other mention of it.
- */
-function codeBeyond(text: string, asked: ReadonlySet<string>): boolean {
-  for (const [, code] of text.matchAll(/`([^`]+)`/g)) {
-    const terms = termsOf(code);
-    if (terms.length === 0 || terms.some((term) => !asked.has(term))) return true;
-  }
-  return false;
 }
 
 /**

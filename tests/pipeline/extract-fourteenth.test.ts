@@ -32,33 +32,6 @@ describe('a definition question answered from a long glossary entry', () => {
   });
 });
 
-/** A README whose overview writes the package's name as code, and whose list names the functions. */
-const README = `# wren
-
-## Documentation
-
-The \`wren\` module supports Web Tokens (WT) and provides functionality for signing and verifying tokens, as well as their claims set validation.
-
-- Signing using the \`SignWT\` class
-- Claims set validation and signature verification using the \`wtVerify\` function
-- Key import from files using the \`loadKey\` function
-
-## Install
-
-Install it from the registry with npm.
-`;
-
-describe('"which function" and "how do I" on units that write code', () => {
-  it('rank a unit naming new code above one whose code only repeats the question', async () => {
-    const { ask } = await pipelineSession('readme.md', README);
-    // The name first (a short answer), then the unit that names it.
-    expect(ask('Which function verifies a WT in wren?').text).toMatch(
-      /^`wtVerify`\.\n\n- Claims set validation .*`wtVerify`/,
-    );
-    expect(ask('How do I sign a WT with wren?').text).toMatch(/^- Signing using the `SignWT` class/);
-  });
-});
-
 /** A tutorial section whose closing paragraph only points to another chapter. */
 const TUTORIAL = `# Using the Wren shell
 
