@@ -81,7 +81,10 @@ export function answerCandidates(
     };
     const add = (text: string, at: number, bonus = 1) => {
       const term = searchTerm(text.split(' ')[0]);
-      const score = line.weight * nearness(at) * bonus * (term ? rarity(term) : 1);
+      record(text, line.weight * nearness(at) * bonus * (term ? rarity(term) : 1));
+    };
+    /** A candidate's score from this line: summed over lines, and the line where it scored most kept. */
+    const record = (text: string, score: number) => {
       const key = text.toLowerCase();
       const entry = totals.get(key) ?? { text, score: 0, line: lineIndex, best: 0, near: false };
       entry.score += score;
@@ -142,16 +145,7 @@ export function answerCandidates(
       for (const name of namesBoundTo(line.text, shape.focus)) {
         const first = searchTerm(name.split(/[^\p{L}\p{N}]+/u).find(Boolean) ?? '');
         if (first !== null && questionTerms.has(first)) continue;
-        const score = line.weight * AGENT_BONUS * (first ? rarity(first) : 1);
-        const key = name.toLowerCase();
-        const entry = totals.get(key) ?? { text: name, score: 0, line: lineIndex, best: 0, near: false };
-        entry.score += score;
-        if (matchedAt.length > 0) entry.near = true;
-        if (score > entry.best) {
-          entry.best = score;
-          entry.line = lineIndex;
-        }
-        totals.set(key, entry);
+        record(name, line.weight * AGENT_BONUS * (first ? rarity(first) : 1));
       }
     }
     for (let i = 0; i < tokens.length; i++) {
