@@ -417,8 +417,9 @@ function leadOf(shape: { kind: string; focus: string | null }, answer: string, s
   // England", "Zedekiah king of Judah") is given alone, not as "The Zedekiah king".
   const named =
     shape.kind === 'choice' && shape.focus && includesWord(snippets, `the ${answer} ${shape.focus}`);
-  // A name written as code (`mail-transport-agent`, `lsb_release`, `onClose`) keeps its case.
-  const code = /^-|[\p{L}\p{N}][_.-][\p{L}\p{N}]|\p{Ll}\p{Lu}/u.test(answer);
+  // A name written as code (`mail-transport-agent`, `lsb_release`, `onClose`) keeps its case; a
+  // number with a point ("3.0") is no code.
+  const code = /^--?\p{L}|\p{L}[_.-][\p{L}\p{N}]|[\p{L}\p{N}][_.-]\p{L}|\p{Ll}\p{Lu}/u.test(answer);
   const text = code ? `\`${answer}\`` : named ? `The ${answer} ${shape.focus}` : capitalise(answer);
   return `${text}.`;
 }
