@@ -8,12 +8,11 @@ describe('words that take their other term from what was just said', () => {
   it('lean on the conversation: "instead", "the same" as a pro-form, a comparative without "than"', () => {
     const history = historyOf(EARLIER);
     for (const message of [
-      'Can I use a different logger instead?',
+      'Can I pass my own serializer instead?',
       'Does the same hold for the client?',
       'The same for errors?',
       'Is there a shorter way?',
       'Which is faster?',
-      'Tell me more about the format.',
     ]) {
       const resolved = resolveFollowUp(message, history);
       expect(resolved.kind, message).not.toBe('none');

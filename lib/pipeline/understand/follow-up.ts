@@ -531,16 +531,13 @@ function pointsBack(question: string): boolean {
 
 /**
  * Words that take their other term from what was just said, without a pronoun: "instead" with no
- * "of" (instead of what was said: "can I use a different logger instead?"), "tell me more about",
- * "the same" as a pro-form ("does the same hold for the client?", "the same for errors?"; not
- * "the same name", which compares things of its own clause), and a comparative with no "than"
- * after "a", "any" or "which" ("is there a shorter way?", "which is faster?": shorter than the
- * way just given).
+ * "of" (instead of what was said: "can I pass my own serializer instead?"), "the same" as a
+ * pro-form ("does the same hold for the client?", "the same for errors?"; not "the same name",
+ * which compares things of its own clause), and a comparative with no "than" after "a", "any" or
+ * "which" ("is there a shorter way?", "which is faster?": shorter than the way just given).
  */
 function impliesWhatWasSaid(question: string): boolean {
   if (/\binstead\b(?!\s+of\b)/i.test(question)) return true;
-  // "Tell me more about the format": more than was said, so about what was being said.
-  if (/^(?:please\s+)?(?:tell|show)\s+me\s+more\s+about\b/i.test(question)) return true;
   if (SAME_PROFORM.test(question)) return true;
   return !/\bthan\b/i.test(question) && IMPLICIT_COMPARISON.test(question);
 }
