@@ -108,8 +108,11 @@ export function extract(
   const limit = request.maxTokens ?? Number.POSITIVE_INFINITY;
   let used = 0;
   for (const item of cited) {
-    const snippet = snippetOf(model, index, item, weights, shown, covered, request.budget.cite > 1, shape);
+    let snippet = snippetOf(model, index, item, weights, shown, covered, request.budget.cite > 1, shape);
     if (!snippet) continue;
+    // The first snippet always stays: where the limit would cut through its code block, the
+    // block keeps the whole lines that fit.
+    if (snippets.length === 0) snippet = withinLimitWhole(snippet, limit);
     const cost = countTokens(snippet.text);
     // Later snippets that do not fit are left out whole; the first one always stays.
     if (snippets.length > 0 && used + cost > limit) break;
@@ -125,6 +128,42 @@ export function extract(
     runnerUp: runnerUpOf(candidates, answer),
   };
 }
+
+/**
+ * A snippet whose code block the limit would cut mid-line: the block keeps the whole lines that
+ * fit, then "…" inside the fence for the rest, so it reads as an excerpt of the block, closed,
+ * never as a broken line. (Leaving the block out, with the sentence that announces it, was
+ * measured: the answer is often in the block's first lines, and held-out answers were lost.)
+ * As it was where the block fits, or where not even its first line would.
+ */
+export function withinLimitWhole(
+  snippet: { text: string; block: boolean },
+  limit: number,
+): { text: string; block: boolean } {
+  if (countTokens(snippet.text) + CITATION_TOKENS <= limit) return snippet;
+  const open = /^ {0,3}(```|~~~)[^\n]*\n/m.exec(snippet.text);
+  if (!open) return snippet;
+  const bodyStart = open.index + open[0].length;
+  const close = snippet.text.indexOf(`\n${open[1]}`, bodyStart);
+  if (close < 0) return snippet;
+  const head = snippet.text.slice(0, bodyStart);
+  const lines = snippet.text.slice(bodyStart, close).split('\n');
+  const fence = `\n${open[1]}`;
+  // Room for the lines: the limit less what comes before them, the "…" line, the fence and the mark.
+  let room = limit - countTokens(head) - countTokens(`…${fence}`) - CITATION_TOKENS;
+  let kept = 0;
+  while (kept < lines.length) {
+    const cost = countTokens(lines[kept]!);
+    if (cost > room) break;
+    room -= cost;
+    kept++;
+  }
+  if (kept === 0 || kept === lines.length) return snippet;
+  return { text: `${head}${lines.slice(0, kept).join('\n')}\n…${fence}`, block: true };
+}
+
+/** Tokens of a citation mark, " [1]". */
+const CITATION_TOKENS = 3;
 
 /**
  * The units cited: the best, then others that cover enough of the question nearly as well; when a
