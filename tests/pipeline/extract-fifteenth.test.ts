@@ -40,7 +40,10 @@ describe('a code block the length limit cannot show whole', () => {
 });
 
 describe('withinLimitWhole', () => {
-  const snippet = { text: 'Run this:\n\n```\nfirst line here\nsecond line here\nthird line here\n```', block: true };
+  const snippet = {
+    text: 'Run this:\n\n```\nfirst line here\nsecond line here\nthird line here\n```',
+    block: true,
+  };
 
   it('leaves a snippet that fits as it is', () => {
     expect(withinLimitWhole(snippet, 100)).toBe(snippet);
