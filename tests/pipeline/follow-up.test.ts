@@ -434,7 +434,10 @@ describe('follow-ups read from the phrase they are', () => {
     expect(resolveFollowUp('Is that a good idea on unstable?', history).kind).toBe('pronoun');
     expect(resolveFollowUp('Why is that a problem?', history).kind).toBe('pronoun');
     // Before a clause's subject after another verb it joins clauses and points at nothing.
-    expect(resolveFollowUp('How do I check that the upgrade finished cleanly?', history).kind).toBe('none');
+    // (It leans on the conversation only tentatively, by the noun it repeats: "the upgrade".)
+    const joined = resolveFollowUp('How do I check that the upgrade finished cleanly?', history);
+    expect(joined.kind === 'none' || joined.tentative === true).toBe(true);
+    expect(resolveFollowUp('How do I check that the mirror finished cleanly?', history).kind).toBe('none');
   });
 
   it('puts X in the place of the pronoun of the question asked last when neither has a topic phrase', () => {

@@ -48,6 +48,12 @@ export interface FollowUp {
   /** 1-based number of the user turn it leans on; 0 when it stands alone. */
   leansOn: number;
   focus: Focus;
+  /**
+   * True where only a repeated noun says the message leans on the conversation (repeatsEarlierNoun):
+   * a message may repeat a noun and still ask something of its own, so the reading resolved
+   * against the conversation wins only where its evidence is stronger (judge.ts).
+   */
+  tentative?: boolean;
 }
 
 /** A conversation with something of every kind in focus: what a message could lean on at most. */
@@ -122,7 +128,13 @@ export function resolveFollowUp(
   };
   // Whether a message leans on the conversation is read from its language alone: a message that
   // would stand alone even after the fullest conversation is not replayed against this one.
-  if (history.length === 0 || rewriteWith(message, LEANING_PROBE).kind === 'none') return alone;
+  // A definite noun phrase may repeat a noun of the earlier question (repeatsEarlierNoun), which
+  // only the conversation itself can tell.
+  if (
+    history.length === 0 ||
+    (rewriteWith(message, LEANING_PROBE).kind === 'none' && !/\bthe\s/i.test(message))
+  )
+    return alone;
   const exchanges = exchangesOf(history);
   let leansOn = 0;
   // The turn asked last as it was shown (worded as a whole question), where that differs from
@@ -435,8 +447,43 @@ function rewriteOnce(message: string, focus: Focus): Rewritten {
         : { carried: focus.lastQuestion }),
     };
   }
+  if (repeatsEarlierNoun(own, focus.lastQuestion)) {
+    return { kind: 'pronoun', question: capitalise(own), carried: focus.lastQuestion, tentative: true };
+  }
   return none;
 }
+
+/**
+ * A definite noun phrase whose noun the earlier question used ("can I undo the deletion?" after
+ * "how do I delete a remote branch?", "what should the script do …?" after "can I automate it with
+ * a script?"): a definite description refers to something the hearer already knows, and a noun
+ * repeated from the turn just before (or the noun of its verb, which stems alike) is the
+ * commonest way English refers back to it (direct anaphora). Only the noun phrase's own words
+ * count, up to its first function word, and not "the same", "the other" or "the rest", which
+ * are read as pro-forms elsewhere.
+ */
+function repeatsEarlierNoun(question: string, previous: string): boolean {
+  if (!previous || !/\bthe\s/i.test(question)) return false;
+  const earlier = new Set(
+    (previous.match(/[\p{L}\p{N}_-]+/gu) ?? [])
+      .filter((word) => word.length > 2 && !STOP_WORDS.has(word.toLowerCase()))
+      .map((word) => searchTerm(word))
+      .filter((term): term is string => term !== null),
+  );
+  for (const phrase of question.matchAll(DEFINITE_PHRASE)) {
+    const words = phrase[1]!.split(/\s+/);
+    if (/^(?:same|other|others|rest)$/i.test(words[0]!)) continue;
+    for (const word of words) {
+      if (STOP_WORDS.has(word.toLowerCase())) break;
+      const term = searchTerm(word);
+      if (term && earlier.has(term)) return true;
+    }
+  }
+  return false;
+}
+
+/** "the" and up to three words after it. */
+const DEFINITE_PHRASE = /\bthe\s+(?=((?:[\p{L}\p{N}_-]+\s+){0,2}[\p{L}\p{N}_-]+))/giu;
 
 /**
  * A fragment made a question: a noun phrase asks who or what it is ("Marla's husband?" -> "Who was

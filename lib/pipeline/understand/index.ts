@@ -20,6 +20,8 @@ export interface Reading {
   shape: QuestionShape;
   /** True for the reading resolved against the conversation. */
   resolved: boolean;
+  /** For a resolved reading, true where only a repeated noun says the message leans on the conversation. */
+  tentative?: boolean;
   /** The resolved reading worded as a whole question, where `question` (what is searched) is not one. */
   shown?: string;
   /** The earlier answer's unit (a passage id), a prior in ranking; -1 for none. */
@@ -100,6 +102,7 @@ export function understand(knowledge: Knowledge, message: string, history: reado
     carried: followUp.carried,
     shape: shapeOf(followUp.question === message.trim() ? followUp.lastQuestion : followUp.question),
     resolved: true,
+    ...(followUp.tentative ? { tentative: true } : {}),
     ...(followUp.shown ? { shown: followUp.shown } : {}),
     prior,
     said,

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { resolveFollowUp } from '../../lib/pipeline/understand/follow-up.js';
+import { historyOf, pipelineSession } from '../support/pipeline.js';
+
+const EARLIER = 'How do I delete a remote branch?';
+
+describe('a definite noun phrase that repeats a noun of the earlier question', () => {
+  it('leans on the conversation, tentatively, with the earlier question carried', () => {
+    const history = historyOf(EARLIER);
+    for (const message of [
+      'Can I undo the deletion?',
+      'What happens to the commits on the branch?',
+      'How long does the deletion take?',
+    ]) {
+      const read = resolveFollowUp(message, history);
+      expect(read.kind, message).toBe('pronoun');
+      expect(read.tentative, message).toBe(true);
+      expect(read.carried, message).toBe(EARLIER);
+    }
+  });
+
+  it('does not lean where the noun phrase repeats nothing', () => {
+    const history = historyOf(EARLIER);
+    for (const message of ['Is the command safe?', 'What is the default?', 'Where is the manual kept?'])
+      expect(resolveFollowUp(message, history).kind, message).toBe('none');
+    expect(resolveFollowUp('Can I undo the deletion?', []).kind).toBe('none');
+  });
+});
+
+/** Two sections that answer "can I undo the deletion?" alike; only the conversation tells which. */
+const GUIDE = `# Wren version control
+
+## Deleting files
+
+Remove a tracked file with wren rm FILE. The file disappears from the next snapshot.
+
+To undo the deletion of a file, run wren restore FILE before you take the next snapshot.
+
+## Deleting remote branches
+
+Delete a remote branch with wren push --delete REMOTE BRANCH. Other clones keep their copy until they prune.
+
+To undo the deletion of a remote branch, push it again from any clone that still has it: wren push REMOTE BRANCH.
+
+## Renaming branches
+
+Rename the current branch with wren branch --move NEW.
+`;
+
+describe('answering such a follow-up', () => {
+  it('answers from the earlier topic where the message alone fits two places alike', async () => {
+    const { ask } = await pipelineSession('wren.md', GUIDE);
+    ask('How do I delete a remote branch?');
+    const reply = ask('Can I undo the deletion?');
+    expect(reply.confidence.level).toBe('answer');
+    expect(reply.text).toContain('push it again');
+    expect(reply.text).not.toContain('wren restore');
+  });
+
+  it('keeps the reading as written where it answers on its own', async () => {
+    const { ask } = await pipelineSession('wren.md', GUIDE);
+    ask('How do I delete a remote branch?');
+    const reply = ask('How do I rename the current branch?');
+    expect(reply.confidence.level).toBe('answer');
+    expect(reply.text).toContain('wren branch --move');
+  });
+});
