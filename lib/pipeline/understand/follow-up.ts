@@ -129,10 +129,12 @@ export function resolveFollowUp(
   // Whether a message leans on the conversation is read from its language alone: a message that
   // would stand alone even after the fullest conversation is not replayed against this one.
   // A definite noun phrase may repeat a noun of the earlier question (repeatsEarlierNoun), which
-  // only the conversation itself can tell.
+  // only the conversation can tell: it is looked for first in what the user wrote in the turns
+  // replayed (the earlier question as read is made of their words).
   if (
     history.length === 0 ||
-    (rewriteWith(message, LEANING_PROBE).kind === 'none' && !/\bthe\s/i.test(message))
+    (rewriteWith(message, LEANING_PROBE).kind === 'none' &&
+      !repeatsEarlierNoun(message, recentQuestions(history)))
   )
     return alone;
   const exchanges = exchangesOf(history);
@@ -480,6 +482,14 @@ function repeatsEarlierNoun(question: string, previous: string): boolean {
     }
   }
   return false;
+}
+
+/** What the user wrote in the turns a message is replayed against, as one text. */
+function recentQuestions(history: readonly Turn[]): string {
+  return exchangesOf(history)
+    .slice(-EXCHANGES)
+    .map((exchange) => exchange.question)
+    .join(' ');
 }
 
 /** "the" and up to three words after it. */
