@@ -6,6 +6,8 @@ import {
   BM25_SHARE,
   NAMED_BONUS,
   NEARBY_SHARE,
+  NEAREST_COVERAGE,
+  NOT_EXAMPLE_PENALTY,
   OPPOSITE_STATE_PENALTY,
   OWN_HEADING_BONUS,
   POINTER_PENALTY,
@@ -70,6 +72,8 @@ export interface RankFeatures {
   offTopic: number;
   /** 1 when all it says is where to read more ("For more on X, see Y."). */
   pointer: number;
+  /** 1 when an example is asked for and it is no code, while another unit is. */
+  notExample: number;
 }
 
 /**
@@ -90,6 +94,7 @@ export const RANK_WEIGHTS: Readonly<RankFeatures> = {
   rarestMissing: -RAREST_MISSING_PENALTY,
   offTopic: -RAREST_MISSING_PENALTY,
   pointer: -POINTER_PENALTY,
+  notExample: -NOT_EXAMPLE_PENALTY,
 };
 
 /** A unit's rank: its features, weighed. */
@@ -107,7 +112,8 @@ export function rankOf(features: RankFeatures, weights: Readonly<RankFeatures> =
     weights.opposite * features.opposite +
     weights.rarestMissing * features.rarestMissing +
     weights.offTopic * features.offTopic +
-    weights.pointer * features.pointer
+    weights.pointer * features.pointer +
+    weights.notExample * features.notExample
   );
 }
 
@@ -156,7 +162,8 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
     // The rarest taught word is what the question is about: while a unit that has it answers
     // the question well enough, one without it is never the answer. (When none that has it
     // does, the word may be a paraphrase of what the text says, and it is not required.)
-    if (rarestRequired(items)) {
+    const example = search.reading.shape.wants === 'example';
+    if (!example && rarestRequired(items)) {
       for (const item of items) {
         if (item.hasRarest) continue;
         item.rank += RANK_WEIGHTS.rarestMissing;
@@ -171,6 +178,18 @@ export function rank(index: PassageIndex, searches: readonly ReadingSearch[], me
         if (keepsTopic(search, item.hit)) continue;
         item.rank += RANK_WEIGHTS.offTopic;
         if (item.features) item.features.offTopic = 1;
+      }
+    }
+    // An example asked for ("show me an example") is code: while a unit that covers enough of the
+    // question is one (a code block, or the sentence right before one), prose is never the
+    // example, however well it matches (it is most often what the reader was just shown). The
+    // rarest word of the question is not required of it: an example shows what was asked about,
+    // seldom in the words of the question ("what does the prefix option passed to register do?").
+    if (example && items.some((item) => item.fitsWanted && item.coverage >= NEAREST_COVERAGE)) {
+      for (const item of items) {
+        if (item.fitsWanted) continue;
+        item.rank += RANK_WEIGHTS.notExample;
+        if (item.features) item.features.notExample = 1;
       }
     }
     all.push(...items);
@@ -316,6 +335,7 @@ function judgeHit(
     rarestMissing: 0,
     offTopic: 0,
     pointer: onlyPoints(text) ? 1 : 0,
+    notExample: 0,
   };
   return {
     hit,
@@ -430,6 +450,12 @@ function fits(index: PassageIndex, id: number, text: string, wants: UnitWanted):
       if (index.kindOf(id) === 'code') return true;
       const next = index.sibling(id, 1);
       return (next >= 0 && index.kindOf(next) === 'code') || /`[^`]+`/.test(index.display(id));
+    }
+    case 'example': {
+      // An example is code: a block, or the unit that announces the block right after it.
+      if (index.kindOf(id) === 'code') return true;
+      const next = index.sibling(id, 1);
+      return next >= 0 && index.kindOf(next) === 'code';
     }
     case 'reason':
       return REASON.test(text);

@@ -43,6 +43,11 @@ export const PROXIMITY_BONUS = 0.1;
  */
 export const RAREST_MISSING_PENALTY = 0.2;
 /**
+ * Rank taken from prose when an example is asked for and a unit on the topic is code (rank.ts):
+ * more than coverage can give (at most 1), so the code is shown, not what the reader was just told.
+ */
+export const NOT_EXAMPLE_PENALTY = 1.5;
+/**
  * Rank taken from a unit that only points elsewhere ("For more on X, see Y."): as much as from one
  * that lacks the question's rarest word, since it lacks what the question asks just as surely.
  */

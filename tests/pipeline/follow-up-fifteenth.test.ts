@@ -65,3 +65,38 @@ describe('answering such a follow-up', () => {
     expect(reply.text).toContain('wren branch --move');
   });
 });
+
+/** A how-to answered in prose in one place, with its example in another section. */
+const PLUGINS = `# Wren plugins
+
+## Plugin options
+
+### The prefix option
+
+If an option with the key \`prefix\` and a \`string\` value is passed to register, Wren will use it to prefix all the routes inside the plugin.
+
+## Route files
+
+### Prefixed route files
+
+To give every route of a file one prefix, wrap them in a plugin and pass the prefix when you register it:
+
+\`\`\`js
+app.register(require('./routes/users'), { prefix: '/v1' })
+\`\`\`
+
+## Closing
+
+Call app.close() to stop.
+`;
+
+describe('"show me an example" where the earlier answer has no code near it', () => {
+  it('shows a code block on the earlier topic, not prose again', async () => {
+    const { ask } = await pipelineSession('plugins.md', PLUGINS);
+    const first = ask('What does the prefix option passed to register do?');
+    expect(first.text).toContain('Wren will use it to prefix all the routes');
+    expect(first.text).not.toContain('```');
+    const reply = ask('Show me an example');
+    expect(reply.text).toContain("app.register(require('./routes/users'), { prefix: '/v1' })");
+  });
+});

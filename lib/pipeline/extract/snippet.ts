@@ -155,7 +155,7 @@ export function passageSnippet(
   // announcing sentence and the command along after the sentence that matched.
   const last = sentences.length - 1;
   if (
-    request.shape?.wants === 'procedure' &&
+    (request.shape?.wants === 'procedure' || request.shape?.wants === 'example') &&
     chosen.order !== last &&
     (announces(sentences[last]) || breaksOff(sentences[last])) &&
     codeNext
@@ -384,7 +384,7 @@ const INLINE_CODE = /`[^`\n]+`/;
 function statesWhatIsAsked(sentence: string, shape: SnippetRequest['shape']): boolean {
   if (!shape) return false;
   if (shape.wants === 'default') return DEFAULT.test(sentence) && VALUE.test(sentence);
-  if (shape.wants === 'procedure') return INLINE_CODE.test(sentence);
+  if (shape.wants === 'procedure' || shape.wants === 'example') return INLINE_CODE.test(sentence);
   if (shape.kind === 'number' || shape.kind === 'time') return /\d/.test(sentence);
   if (shape.wants === 'reason') return REASON.test(sentence);
   return false;

@@ -115,7 +115,7 @@ export function understand(knowledge: Knowledge, message: string, history: reado
     // so only the reading of the earlier question is searched.
     return {
       kind: 'question',
-      readings: [{ ...resolved, shape: { ...resolved.shape, wants: 'procedure' } }],
+      readings: [{ ...resolved, shape: { ...resolved.shape, wants: 'example' } }],
       followUp,
     };
   }

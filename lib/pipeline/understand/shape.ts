@@ -9,7 +9,8 @@ export type AnswerKind = 'person' | 'place' | 'time' | 'number' | 'choice' | 're
  * `procedure` for "how do I / how to ..." (an instruction or a command), `reason` for "why",
  * `fact` otherwise.
  */
-export type UnitWanted = 'name' | 'default' | 'procedure' | 'reason' | 'fact';
+/** `example`: code that shows what was asked ("show me an example"): a code block, or a unit right before one. */
+export type UnitWanted = 'name' | 'default' | 'procedure' | 'example' | 'reason' | 'fact';
 
 /** How the service reads a question before answering it. */
 export interface QuestionShape {
