@@ -17,7 +17,7 @@ import {
 import type { EvidenceBudget, Source } from '../types.js';
 import { isCommonName } from '../understand/index.js';
 import type { QuestionShape } from '../understand/shape.js';
-import { statesDefaultValue } from '../wording.js';
+import { NEAREST_PREFACE, statesDefaultValue } from '../wording.js';
 import { fitsKind } from './kind-fit.js';
 import { type AnswerCandidate, answerCandidates, type EvidenceLine } from './short-answer.js';
 import { fence, keyOf, passageSnippet, sourceOf } from './snippet.js';
@@ -106,13 +106,15 @@ export function extract(
   const sources: Source[] = [];
   const covered = new Set<string>();
   const limit = request.maxTokens ?? Number.POSITIVE_INFINITY;
+  // A closest passage is shown after NEAREST_PREFACE, which the limit counts too.
+  const blockLimit = limit - (request.hedged ? countTokens(NEAREST_PREFACE) : 0);
   let used = 0;
   for (const item of cited) {
     let snippet = snippetOf(model, index, item, weights, shown, covered, request.budget.cite > 1, shape);
     if (!snippet) continue;
     // The first snippet always stays: where the limit would cut through its code block, the
     // block keeps the whole lines that fit.
-    if (snippets.length === 0) snippet = withinLimitWhole(snippet, limit);
+    if (snippets.length === 0) snippet = withinLimitWhole(snippet, blockLimit);
     const cost = countTokens(snippet.text);
     // Later snippets that do not fit are left out whole; the first one always stays.
     if (snippets.length > 0 && used + cost > limit) break;
