@@ -457,8 +457,8 @@ function rewriteOnce(message: string, focus: Focus): Rewritten {
 
 /**
  * A definite noun phrase whose noun the earlier question used ("can I undo the deletion?" after
- * "how do I delete a remote branch?", "what should the script do …?" after "can I automate it with
- * a script?"): a definite description refers to something the hearer already knows, and a noun
+ * "how do I delete a remote branch?", "does the backup include the log?" after "how do I make a
+ * backup?"): a definite description refers to something the hearer already knows, and a noun
  * repeated from the turn just before (or the noun of its verb, which stems alike) is the
  * commonest way English refers back to it (direct anaphora). Only the noun phrase's own words
  * count, up to its first function word, and not "the same", "the other" or "the rest", which
