@@ -309,18 +309,26 @@ function judgeHit(
   // them): a quoted one is pushed down, unless it holds the word the message is most about (then
   // it says what is asked now too; the reader may have passed over it) or the reply showed only
   // part of it (cut with "…": the answer may be in what was not shown).
+  // Where none of the message's own words was ever taught ("how do I turn that on?" where the text
+  // never says "turn"), every unit matches only the carried words, and the one the reader was just
+  // shown is still no answer to what is asked now.
+  const neverTaught = ownNeverTaught(search);
   const priorBonus =
-    prior < 0 || !hit.matched.some((i) => i < search.own)
+    prior < 0 || (!neverTaught && !hit.matched.some((i) => i < search.own))
       ? 0
-      : said.includes(hit.id)
-        ? (rarest >= 0 && hit.matched.includes(rarest) && !opposite) || partly?.includes(hit.id)
-          ? 0
-          : -REPEAT_PENALTY
-        : index.sectionIdOf(prior) === index.sectionIdOf(hit.id)
-          ? PRIOR_SECTION_BONUS
-          : index.section(prior).file !== undefined && index.section(prior).file === section.file
-            ? PRIOR_DOCUMENT_BONUS
-            : 0;
+      : neverTaught
+        ? said.includes(hit.id) && !partly?.includes(hit.id)
+          ? -REPEAT_PENALTY
+          : 0
+        : said.includes(hit.id)
+          ? (rarest >= 0 && hit.matched.includes(rarest) && !opposite) || partly?.includes(hit.id)
+            ? 0
+            : -REPEAT_PENALTY
+          : index.sectionIdOf(prior) === index.sectionIdOf(hit.id)
+            ? PRIOR_SECTION_BONUS
+            : index.section(prior).file !== undefined && index.section(prior).file === section.file
+              ? PRIOR_DOCUMENT_BONUS
+              : 0;
   const features: RankFeatures = {
     coverage,
     bm25: topScore > 0 ? hit.score / topScore : 0,

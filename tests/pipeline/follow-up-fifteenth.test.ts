@@ -100,3 +100,33 @@ describe('"show me an example" where the earlier answer has no code near it', ()
     expect(reply.text).toContain("app.register(require('./routes/users'), { prefix: '/v1' })");
   });
 });
+
+/** A matcher's docs that never say "turn": what the reader asks for is named in another unit. */
+const MATCHER = `# Wrenglob
+
+## Pattern syntax
+
+- An asterisk matches everything except slashes and hidden files, whose names start with a dot.
+- A question mark matches one character.
+
+## Options
+
+### dot
+
+Allow patterns to match entries whose names start with a dot. Default: false.
+
+### unique
+
+Return only unique results. Default: true.
+`;
+
+describe('a follow-up none of whose own words was ever taught', () => {
+  it('is not answered again with the unit the reader was just shown', async () => {
+    const { ask } = await pipelineSession('wrenglob.md', MATCHER);
+    const first = ask('Does it match files whose names start with a dot?');
+    expect(first.text).toContain('An asterisk matches everything');
+    const reply = ask('How do I turn that on?');
+    expect(reply.confidence.level).not.toBe('none');
+    expect(reply.text).toContain('Allow patterns to match entries whose names start with a dot');
+  });
+});
