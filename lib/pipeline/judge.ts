@@ -61,23 +61,27 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
       writtenJudgement.confidence.level !== 'answer' ||
       resolved.hit.id === asWritten.hit.id ||
       resolved.covered > asWritten.covered * (1 + RESOLVED_MARGIN);
-    if (resolvedJudgement.confidence.level === 'answer' && stronger) {
+    const answers = resolvedJudgement.confidence.level === 'answer' && stronger;
+    // A message that leans on the conversation only by a repeated noun may still ask something
+    // of its own: the resolved reading wins only as a fresh question would, and otherwise the
+    // answer as written stands.
+    if (searches[resolvedIndex].reading.tentative) {
+      return answers && resolvedJudgement.confidence.score >= ANSWER_SCORE
+        ? resolvedJudgement
+        : writtenJudgement;
+    }
+    if (answers) {
       // The score is fitted on fresh questions, and a resolved reading reaches `answer` from a
       // lower one (RESOLVED_ANSWER_SCORE): the earlier answer's section is evidence the score
       // does not count. Below a fresh answer's score the unit is still the one the conversation
       // points to, but no surer than a fresh question's closest passage, and is said to be that.
       if (resolvedJudgement.confidence.score >= ANSWER_SCORE) return resolvedJudgement;
-      // Leaning only by a repeated noun, it must win as a fresh question would.
-      if (searches[resolvedIndex].reading.tentative) return writtenJudgement;
       return {
         ...resolvedJudgement,
         confidence: { ...resolvedJudgement.confidence, level: 'nearest' },
         reason: 'the unit the conversation points to scores below an answer to a fresh question',
       };
     }
-    // A message that leans on the conversation only by a repeated noun may still ask something
-    // of its own: as written, its answer stands.
-    if (searches[resolvedIndex].reading.tentative) return writtenJudgement;
     const { said, partly } = searches[resolvedIndex].reading;
     // The message leans on the conversation, so as written it is about the earlier topic too: a
     // unit that shares none of the earlier question's words is at most the closest passage.

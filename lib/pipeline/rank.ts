@@ -290,7 +290,6 @@ function judgeHit(
         : 0;
   const title = section.file ? titleOf(section.file) : 0;
   const ownHeading = rarest >= 0 && innermostHeadingHolds(index, hit.id, query[rarest].term);
-  const { prior, said, partly } = search.reading;
   // A phrasal verb is read with its particle ("turn on" and "turn off" are antonyms): in a
   // follow-up about turning a thing on, a unit that holds the verb only with the opposite particle
   // ("enforcement is turned off by default", most likely what the conversation has just said)
@@ -299,36 +298,7 @@ function judgeHit(
     search.reading.resolved &&
     rarest >= 0 &&
     oppositeParticle(search.reading.question, query[rarest].word, text);
-  // A follow-up asks for something the earlier answer did not give: the units it quoted (every
-  // one, not only the first) are the one place the answer is not, while the first one's section
-  // and document are where to look next.
-  // The earlier answer's place is a prior only for a unit that holds some of the message's own
-  // words: one that matches only the carried words is about the earlier question, not this one.
-  // The earlier answer's units are found for a unit that holds some of the message's own words
-  // (one that matches only the carried words is about the earlier question, and is judged by
-  // them): a quoted one is pushed down, unless it holds the word the message is most about (then
-  // it says what is asked now too; the reader may have passed over it) or the reply showed only
-  // part of it (cut with "…": the answer may be in what was not shown).
-  // Where none of the message's own words was ever taught ("how do I turn that on?" where the text
-  // never says "turn"), every unit matches only the carried words, and the one the reader was just
-  // shown is still no answer to what is asked now.
-  const neverTaught = ownNeverTaught(search);
-  const priorBonus =
-    prior < 0 || (!neverTaught && !hit.matched.some((i) => i < search.own))
-      ? 0
-      : neverTaught
-        ? said.includes(hit.id) && !partly?.includes(hit.id)
-          ? -REPEAT_PENALTY
-          : 0
-        : said.includes(hit.id)
-          ? (rarest >= 0 && hit.matched.includes(rarest) && !opposite) || partly?.includes(hit.id)
-            ? 0
-            : -REPEAT_PENALTY
-          : index.sectionIdOf(prior) === index.sectionIdOf(hit.id)
-            ? PRIOR_SECTION_BONUS
-            : index.section(prior).file !== undefined && index.section(prior).file === section.file
-              ? PRIOR_DOCUMENT_BONUS
-              : 0;
+  const priorBonus = priorBonusOf(index, search, hit, rarest, opposite);
   const features: RankFeatures = {
     coverage,
     bm25: topScore > 0 ? hit.score / topScore : 0,
@@ -356,6 +326,40 @@ function judgeHit(
     features,
     rank: rankOf(features),
   };
+}
+
+/**
+ * The earlier answer's place as a prior, for a follow-up. A follow-up asks for something the
+ * earlier answer did not give: the units it quoted (every one, not only the first) are the one
+ * place the answer is not, while the first one's section and document are where to look next.
+ * A quoted unit is pushed down, unless it holds the word the message is most about (then it says
+ * what is asked now too; the reader may have passed over it) or the reply showed only part of it
+ * (cut with "…": the answer may be in what was not shown).
+ * All this only for a unit that holds some of the message's own words (one that matches only the
+ * carried words is about the earlier question, and is judged by them), unless none of them was
+ * ever taught ("how do I turn that on?" where the text never says "turn"): then every unit matches
+ * only the carried words, and the one the reader was just shown is still no answer now.
+ */
+function priorBonusOf(
+  index: PassageIndex,
+  search: ReadingSearch,
+  hit: PassageHit,
+  rarest: number,
+  opposite: boolean,
+): number {
+  const { prior, said, partly } = search.reading;
+  if (prior < 0) return 0;
+  const neverTaught = ownNeverTaught(search);
+  if (!neverTaught && !hit.matched.some((i) => i < search.own)) return 0;
+  if (said.includes(hit.id)) {
+    if (partly?.includes(hit.id)) return 0;
+    const holdsRarest = !neverTaught && rarest >= 0 && hit.matched.includes(rarest) && !opposite;
+    return holdsRarest ? 0 : -REPEAT_PENALTY;
+  }
+  if (neverTaught) return 0;
+  if (index.sectionIdOf(prior) === index.sectionIdOf(hit.id)) return PRIOR_SECTION_BONUS;
+  const file = index.section(prior).file;
+  return file !== undefined && file === index.section(hit.id).file ? PRIOR_DOCUMENT_BONUS : 0;
 }
 
 /**
@@ -454,22 +458,23 @@ function fits(index: PassageIndex, id: number, text: string, wants: UnitWanted):
     }
     case 'default':
       return DEFAULT.test(text);
-    case 'procedure': {
-      if (index.kindOf(id) === 'code') return true;
-      const next = index.sibling(id, 1);
-      return (next >= 0 && index.kindOf(next) === 'code') || /`[^`]+`/.test(index.display(id));
-    }
-    case 'example': {
-      // An example is code: a block, or the unit that announces the block right after it.
-      if (index.kindOf(id) === 'code') return true;
-      const next = index.sibling(id, 1);
-      return next >= 0 && index.kindOf(next) === 'code';
-    }
+    case 'procedure':
+      return isOrAnnouncesCode(index, id) || /`[^`]+`/.test(index.display(id));
+    case 'example':
+      // An example is code itself, not a command named inline.
+      return isOrAnnouncesCode(index, id);
     case 'reason':
       return REASON.test(text);
     default:
       return false;
   }
+}
+
+/** A code block, or the unit right before one in its section (which announces it). */
+function isOrAnnouncesCode(index: PassageIndex, id: number): boolean {
+  if (index.kindOf(id) === 'code') return true;
+  const next = index.sibling(id, 1);
+  return next >= 0 && index.kindOf(next) === 'code';
 }
 
 /**
