@@ -8,6 +8,7 @@ import {
 } from '../retrieval/index.js';
 import {
   CARRIED_WEIGHT,
+  REJECTED_WEIGHT,
   RELATED_PER_WORD,
   RELATED_TOTAL,
   RELATED_WEIGHT,
@@ -67,6 +68,7 @@ export function gather(
     const query = queryOf(reading.question, reading.carried);
     const counted = query.length;
     if (related) addRelatedWords(index, query);
+    addRejectedWords(reading.question, query);
     const ownCount = query.filter((term) => term.weight === 1).length;
     const own = ownCount > 0 ? ownCount : query.length;
     const idf = weightsOf(index, query);
@@ -227,16 +229,46 @@ export function keepsTopic(search: ReadingSearch, hit: PassageHit): boolean {
  * can you do?"), the words the guide uses for that.
  */
 export function queryOf(message: string, carried: string): QueryTerm[] {
-  const query: QueryTerm[] = queryTermsOf(message, 1);
+  const query: QueryTerm[] = queryTermsOf(withoutRejected(message), 1);
   if (query.length === 0 && ADDRESSES_SERVICE.test(message)) query.push(...queryTermsOf(SELF_QUERY, 1));
   const seen = new Set(query.map((term) => term.term));
-  for (const term of queryTermsOf(carried, CARRIED_WEIGHT)) {
+  for (const term of queryTermsOf(withoutRejected(carried), CARRIED_WEIGHT)) {
     if (seen.has(term.term)) continue;
     seen.add(term.term);
     query.push(term);
   }
   return query;
 }
+
+/**
+ * A question that names an alternative it rejects ("in the current shell rather than in a new
+ * one", "instead of merging") asks about the other side of the contrast: the rejected words are
+ * what the answer is not about, and searching for them (or requiring them, when one is the
+ * rarest) finds passages about the alternative. The contrast runs to the end of its clause.
+ * On the tuning halves: leads +2, wrong-cited -1, hits unchanged (one gained, one lost); held
+ * out unchanged (docs/benchmarks.md, sixteenth round).
+ */
+function withoutRejected(text: string): string {
+  return text.replace(REJECTED_ALTERNATIVE, ' ');
+}
+
+/**
+ * The rejected alternative's words are still searched, at a low weight and never counted as
+ * covering the question: a passage that contrasts the two ("runs … in the current shell rather
+ * than creating a new one") is nearer than one that says neither.
+ */
+function addRejectedWords(question: string, query: QueryTerm[]): void {
+  const seen = new Set(query.map((term) => term.term));
+  for (const match of question.matchAll(REJECTED_ALTERNATIVE)) {
+    for (const term of queryTermsOf(match[0], REJECTED_WEIGHT)) {
+      if (seen.has(term.term)) continue;
+      seen.add(term.term);
+      query.push(term);
+    }
+  }
+}
+
+const REJECTED_ALTERNATIVE = /\b(?:rather than|instead of|as opposed to)\b[^,;:?!.]*/giu;
 
 const ADDRESSES_SERVICE = /\b(?:you|your|yourself)\b/i;
 /** What a question about the service itself searches for. */
