@@ -7,6 +7,7 @@ import {
   NEAREST_COVERAGE,
   NEAREST_COVERAGE_UNKNOWN_WORD,
   NEAREST_SCORE,
+  PRIOR_SECTION_BONUS,
   RESOLVED_ANSWER_SCORE,
   RESOLVED_MARGIN,
   SCORE_BIAS,
@@ -110,6 +111,26 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
       (!said.includes(resolved.hit.id) || partly?.includes(resolved.hit.id) || offTopic)
     )
       return resolvedJudgement;
+    // A message that leans on the conversation by a pronoun or an ellipsis, whose own words find
+    // only units off the earlier topic, has most likely paraphrased a word of the text ("untracked
+    // folders" where the text says "directories"): the unit of the earlier answer's section that
+    // holds its other words is then nearer than anything the words alone found, though it covers
+    // too little to stand as a closest passage by its words alone. The earlier answer's section
+    // is the evidence the coverage does not count.
+    if (
+      offTopic &&
+      resolvedJudgement.confidence.level === 'none' &&
+      resolved.hit.id !== asWritten?.hit.id &&
+      (resolved.features?.prior ?? 0) >= PRIOR_SECTION_BONUS &&
+      keepsTopic(search, resolved.hit)
+    ) {
+      return {
+        ...resolvedJudgement,
+        confidence: { ...resolvedJudgement.confidence, level: 'nearest' },
+        reason:
+          "the unit of the earlier answer's section, where the message alone finds only units off its topic",
+      };
+    }
     if (offTopic) {
       return {
         ...writtenJudgement,
