@@ -1,9 +1,10 @@
 import { keepsTopic, type ReadingSearch } from './gather.js';
-import { type Evidence, rarestRequired } from './rank.js';
+import { coveredBy, type Evidence, RANK_WEIGHTS, rarestRequired } from './rank.js';
 import {
   ANSWER_COVERAGE,
   ANSWER_COVERAGE_UNKNOWN_WORD,
   ANSWER_SCORE,
+  FRAGILE_LEAD_WORDS,
   NEAREST_COVERAGE,
   NEAREST_COVERAGE_UNKNOWN_WORD,
   NEAREST_SCORE,
@@ -43,6 +44,7 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
     asWritten,
     marginOf(ranked, asWritten),
     rarestAnswers(ranked, 0),
+    ranked,
   );
   if (resolved) {
     const resolvedJudgement = levelOf(
@@ -50,6 +52,7 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
       resolved,
       marginOf(ranked, resolved),
       rarestAnswers(ranked, resolvedIndex),
+      ranked,
     );
     // Evidence compared as an amount: the resolved reading has more words to match, so the share
     // of them a unit covers is no measure across readings; what it covers of the question is.
@@ -162,6 +165,7 @@ function levelOf(
   best: Evidence | undefined,
   margin: number,
   rarestAnswers: boolean,
+  ranked: readonly Evidence[],
 ): Judgement {
   if (!search || !best) {
     return { best, confidence: { score: 0, level: 'none' }, reason: 'nothing matched' };
@@ -188,6 +192,15 @@ function levelOf(
   // example asked for shows what was asked about, seldom in the question's words (rank.ts).
   const hasRarest = best.hasRarest || search.reading.shape.wants === 'example';
   if (covers && hasRarest && keepsTopic(search, best.hit)) {
+    // Not for a reading resolved against the conversation: a follow-up's own words are few, and
+    // the words it carries and the earlier answer's section are what single its unit out.
+    if (!search.reading.resolved && wordsTheLeadRestsOn(search, best, ranked) >= FRAGILE_LEAD_WORDS) {
+      return {
+        best,
+        confidence: { score, level: 'nearest' },
+        reason: 'the best unit leads only by one word of the question or another',
+      };
+    }
     return {
       best,
       confidence: { score, level: 'answer' },
@@ -211,6 +224,32 @@ function levelOf(
     confidence: { score, level: 'none' },
     reason: best.coverage < nearest ? 'too little of the question is covered' : 'no unit stands out',
   };
+}
+
+/**
+ * How many of the question's own words the best unit's lead rests on: for each word, whether
+ * another unit of the reading would rank first were that word left out of the question (its
+ * coverage worked out again, the rest of its evidence as it was). Where leaving out any one of
+ * several words puts another unit first, the unit wins by whichever word tips the balance, and
+ * no part of the question singles it out.
+ */
+function wordsTheLeadRestsOn(search: ReadingSearch, best: Evidence, ranked: readonly Evidence[]): number {
+  const rivals = ranked.filter((item) => item.reading === best.reading && item.hit.id !== best.hit.id);
+  if (rivals.length === 0 || search.ownWeight <= 0) return 0;
+  const coverageWeight = RANK_WEIGHTS.coverage;
+  const rankWithout = (item: Evidence, word: number, weight: number) => {
+    const coverage = Math.min(1, coveredBy(search, item.hit, word) / (search.ownWeight - weight));
+    return item.rank - coverageWeight * (item.coverage - coverage);
+  };
+  let count = 0;
+  for (let word = 0; word < search.own; word++) {
+    const weight = search.idf[word] * search.query[word].weight;
+    if (weight <= 0 || weight >= search.ownWeight || search.unknownWords.includes(search.query[word].word))
+      continue;
+    const own = rankWithout(best, word, weight);
+    if (rivals.some((item) => rankWithout(item, word, weight) > own)) count++;
+  }
+  return count;
 }
 
 /** Whether a word of the term a definition question asks about ("what is X?") was never taught. */

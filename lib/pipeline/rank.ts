@@ -237,6 +237,35 @@ function topicRarest(search: ReadingSearch): number {
  * taught ("and how do I undo that?" where nothing says "undo"): its own words say what is asked
  * now, and the carried words alone find only the earlier topic, which is not that.
  */
+/**
+ * The amount of the reading's words a unit covers, each by its weight: fully where the unit, its
+ * heading or its names hold it, a share where a related word stands for it or only a neighbour
+ * holds it. `without` (an index into the query) leaves one word of the question out.
+ */
+export function coveredBy(search: ReadingSearch, hit: PassageHit, without = -1): number {
+  const { query, idf, counted } = search;
+  let covered = 0;
+  let stoodFor: Set<number> | undefined;
+  for (const i of hit.matched) {
+    if (i === without) continue;
+    if (i < counted) covered += idf[i] * query[i].weight;
+    const parent = query[i].expands;
+    if (
+      parent !== undefined &&
+      parent !== without &&
+      !hit.matched.includes(parent) &&
+      !stoodFor?.has(parent)
+    ) {
+      stoodFor ??= new Set();
+      stoodFor.add(parent);
+      covered += RELATED_SHARE * idf[parent] * query[parent].weight;
+    }
+  }
+  for (const i of hit.matchedNearby)
+    if (i < counted && i !== without) covered += NEARBY_SHARE * idf[i] * query[i].weight;
+  return covered;
+}
+
 function ownNeverTaught(search: ReadingSearch): boolean {
   return search.counted > search.own && search.own > 0 && search.unknownWords.length >= search.own;
 }
@@ -255,19 +284,8 @@ function judgeHit(
   ownTerms: ReadonlySet<string>,
   titleOf: (file: string) => number,
 ): Evidence {
-  const { query, idf, counted } = search;
-  let covered = 0;
-  let stoodFor: Set<number> | undefined;
-  for (const i of hit.matched) {
-    if (i < counted) covered += idf[i] * query[i].weight;
-    const parent = query[i].expands;
-    if (parent !== undefined && !hit.matched.includes(parent) && !stoodFor?.has(parent)) {
-      stoodFor ??= new Set();
-      stoodFor.add(parent);
-      covered += RELATED_SHARE * idf[parent] * query[parent].weight;
-    }
-  }
-  for (const i of hit.matchedNearby) if (i < counted) covered += NEARBY_SHARE * idf[i] * query[i].weight;
+  const { query } = search;
+  const covered = coveredBy(search, hit);
   const coverage = search.ownWeight > 0 ? Math.min(1, covered / search.ownWeight) : 0;
   const hasRarest =
     rarest < 0 ? !ownNeverTaught(search) : hit.matched.includes(rarest) || hit.matchedNearby.includes(rarest);

@@ -159,6 +159,15 @@ export const RESOLVED_ANSWER_SCORE = 0.5;
  * only as the closest it found: no surer than that passage, which was below an answer's score.
  */
 export const AROUND_NEAREST_SCORE = 0.5;
+/**
+ * A unit that would have the answer's level is given as the closest passage instead where its
+ * lead rests on this many of the question's words, each of which, left out, puts another unit
+ * first (judge.ts `wordsTheLeadRestsOn`). On the tuning halves 8 answers rested on two or more
+ * such words, 6 of them wrong (one word: 32, 9 wrong; none: 98, 21 wrong); at 2, wrong-cited
+ * 36 -> 30 with hits and leads unchanged, and held out 34 -> 31, hits unchanged
+ * (docs/benchmarks.md, sixteenth round).
+ */
+export const FRAGILE_LEAD_WORDS = 2;
 /** Least score for "the closest I found". */
 export const NEAREST_SCORE = 0.3;
 

@@ -53,3 +53,54 @@ describe('a follow-up whose own words find only units off the earlier topic', ()
     expect(judged.confidence.level).toBe('nearest');
   });
 });
+
+/**
+ * The judge alone, on evidence built here: four question words of equal weight, and units whose
+ * coverage, worked out again without one word, says whether that word alone put the best unit
+ * first.
+ */
+describe('an answer whose lead rests on one word of the question or another', () => {
+  const search = {
+    reading: {
+      question: 'q',
+      resolved: false,
+      carried: '',
+      said: [],
+      shape: { kind: 'thing', focus: null, wants: 'fact' },
+    },
+    query: ['alpha', 'beta', 'gamma', 'delta'].map((word) => ({ term: word, word, weight: 1, name: false })),
+    idf: [1, 1, 1, 1],
+    counted: 4,
+    own: 4,
+    ownWeight: 4,
+    unknownWords: [],
+    unknownName: false,
+    unknownSubject: false,
+    topical: [],
+  } as unknown as ReadingSearch;
+  // Rank: the unit's coverage plus the rest of its evidence (`rest`).
+  const unit = (id: number, matched: number[], rest: number) =>
+    ({
+      reading: 0,
+      hit: { id, matched, matchedNearby: [] },
+      coverage: matched.length / 4,
+      covered: matched.length,
+      hasRarest: true,
+      rank: matched.length / 4 + rest,
+    }) as unknown as Evidence;
+
+  it('is given as the closest passage', () => {
+    // Without "alpha" the unit holding beta, gamma and delta leads; without "beta", the one
+    // holding alpha, gamma and delta.
+    const ranked = [unit(1, [0, 1, 2], 0.4), unit(2, [1, 2, 3], 0.3), unit(3, [0, 2, 3], 0.3)];
+    const judged = judge([search], ranked);
+    expect(judged.best?.hit.id).toBe(1);
+    expect(judged.confidence.level).toBe('nearest');
+    expect(judged.reason).toMatch(/one word of the question or another/);
+  });
+
+  it('stays the answer where only one word tips the balance', () => {
+    const ranked = [unit(1, [0, 1, 2], 0.4), unit(2, [1, 2, 3], 0.3), unit(3, [1, 2], 0.3)];
+    expect(judge([search], ranked).confidence.level).toBe('answer');
+  });
+});
