@@ -233,11 +233,6 @@ function topicRarest(search: ReadingSearch): number {
 }
 
 /**
- * A follow-up read with the earlier question's words carried, none of whose own words was ever
- * taught ("and how do I undo that?" where nothing says "undo"): its own words say what is asked
- * now, and the carried words alone find only the earlier topic, which is not that.
- */
-/**
  * The amount of the reading's words a unit covers, each by its weight: fully where the unit, its
  * heading or its names hold it, a share where a related word stands for it or only a neighbour
  * holds it. `without` (an index into the query) leaves one word of the question out.
@@ -266,6 +261,11 @@ export function coveredBy(search: ReadingSearch, hit: PassageHit, without = -1):
   return covered;
 }
 
+/**
+ * A follow-up read with the earlier question's words carried, none of whose own words was ever
+ * taught ("and how do I undo that?" where nothing says "undo"): its own words say what is asked
+ * now, and the carried words alone find only the earlier topic, which is not that.
+ */
 function ownNeverTaught(search: ReadingSearch): boolean {
   return search.counted > search.own && search.own > 0 && search.unknownWords.length >= search.own;
 }
