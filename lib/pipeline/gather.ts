@@ -241,8 +241,8 @@ export function queryOf(message: string, carried: string): QueryTerm[] {
 }
 
 /**
- * A question that names an alternative it rejects ("in the current shell rather than in a new
- * one", "instead of merging") asks about the other side of the contrast: the rejected words are
+ * A question that names an alternative it rejects ("render it on the client rather than on the
+ * server", "instead of a full copy") asks about the other side of the contrast: the rejected words are
  * what the answer is not about, and searching for them (or requiring them, when one is the
  * rarest) finds passages about the alternative. The contrast runs to the end of its clause.
  * On the tuning halves: leads +2, wrong-cited -1, hits unchanged (one gained, one lost); held
@@ -254,8 +254,8 @@ function withoutRejected(text: string): string {
 
 /**
  * The rejected alternative's words are still searched, at a low weight and never counted as
- * covering the question: a passage that contrasts the two ("runs … in the current shell rather
- * than creating a new one") is nearer than one that says neither.
+ * covering the question: a passage that contrasts the two ("renders on the client, not on the
+ * server") is nearer than one that says neither.
  */
 function addRejectedWords(question: string, query: QueryTerm[]): void {
   const seen = new Set(query.map((term) => term.term));

@@ -115,11 +115,11 @@ export function judge(searches: readonly ReadingSearch[], ranked: readonly Evide
     )
       return resolvedJudgement;
     // A message that leans on the conversation by a pronoun or an ellipsis, whose own words find
-    // only units off the earlier topic, has most likely paraphrased a word of the text ("untracked
-    // folders" where the text says "directories"): the unit of the earlier answer's section that
-    // holds its other words is then nearer than anything the words alone found, though it covers
-    // too little to stand as a closest passage by its words alone. The earlier answer's section
-    // is the evidence the coverage does not count.
+    // only units off the earlier topic, has most likely paraphrased a word of the text ("does it
+    // look in subfolders too?" where the text says "directories"): the unit of the earlier
+    // answer's section that holds its other words is then nearer than anything the words alone
+    // found, though it covers too little to stand as a closest passage by its words alone. The
+    // earlier answer's section is the evidence the coverage does not count.
     if (
       offTopic &&
       resolvedJudgement.confidence.level === 'none' &&

@@ -18,7 +18,7 @@ export const RELATED_WEIGHT = 0.35;
 /** Related words searched per query word, and in all: enough for a paraphrase, few enough not to drown the question. */
 export const RELATED_PER_WORD = 3;
 export const RELATED_TOTAL = 12;
-/** Weight in the search of the words of an alternative the question rejects ("rather than in a new one"): below a carried word's, and never counted as covering the question (gather.ts). */
+/** Weight in the search of the words of an alternative the question rejects ("rather than on the server"): below a carried word's, and never counted as covering the question (gather.ts). */
 export const REJECTED_WEIGHT = 0.5;
 /** What an unknown word that is not a name counts, against the average taught word of the question (likely a paraphrase). */
 export const UNKNOWN_WORD_SHARE = 0.75;
