@@ -2,31 +2,31 @@ import { describe, expect, it } from 'vitest';
 import { queryOf } from '../../lib/pipeline/gather.js';
 import { pipelineSession } from '../support/pipeline.js';
 
-/** A shell guide where the alternative a question rejects is the rarest word it writes. */
-const GUIDE = `# Kestrel shell guide
+/** A rendering guide where the alternative a question rejects is the rarest word it writes. */
+const GUIDE = `# Heron rendering guide
 
-## Sourcing a script
+## Rendering in the browser
 
-The dot builtin runs the commands of a script in the current shell, so the variables it sets stay set afterwards.
+The hydrate call renders the page on the client, so the markup follows every change of the data.
 
-## Running a script by name
+## Rendering ahead of time
 
-When a script is run by name, the shell starts a new process to execute its commands, and the variables it sets are gone when it ends.
+When a page is rendered on the server, the markup for each request is built there and sent whole.
 
-## The prompt
+## Caching
 
-The shell prints the prompt before it reads each command line in the current session.
+The client keeps the pages it has fetched for a minute.
 
-## History
+## Routing
 
-The shell keeps the command lines of the current session in its history list.
+Each page has a route of its own, matched by its path.
 `;
 
 describe('a question that rejects an alternative ("rather than", "instead of")', () => {
   it('is answered about the side it asks for, not the one it rejects', async () => {
     const { ask } = await pipelineSession('guide.md', GUIDE);
-    const reply = ask("How do I run a script's commands in the current shell rather than in a new one?");
-    expect(reply.text).toMatch(/^The dot builtin/);
+    const reply = ask('How do I render the page on the client rather than on the server?');
+    expect(reply.text).toMatch(/^The hydrate call/);
   });
 
   it('searches the rejected words at a low weight, never as the question’s own', () => {
