@@ -242,10 +242,10 @@ export function queryOf(message: string, carried: string): QueryTerm[] {
 
 /**
  * A question that names an alternative it rejects ("render it on the client rather than on the
- * server", "instead of a full copy") asks about the other side of the contrast: the rejected words are
- * what the answer is not about, and searching for them (or requiring them, when one is the
- * rarest) finds passages about the alternative. The contrast runs to the end of its clause.
- * On the tuning halves: leads +2, wrong-cited -1, hits unchanged (one gained, one lost); held
+ * server", "instead of a full copy") asks about the other side of the contrast: the rejected
+ * words are what the answer is not about, and searching for them (or requiring them, when one is
+ * the rarest) finds passages about the alternative. The contrast runs to the end of its clause.
+ * On the tuning halves: hits unchanged (one gained, one lost), leads +1, wrong-cited -1; held
  * out unchanged (docs/benchmarks.md, sixteenth round).
  */
 function withoutRejected(text: string): string {
