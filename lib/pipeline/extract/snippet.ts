@@ -155,7 +155,7 @@ export function passageSnippet(
   // announcing sentence and the command along after the sentence that matched.
   const last = sentences.length - 1;
   if (
-    (request.shape?.wants === 'procedure' || request.shape?.wants === 'example') &&
+    wantsCode(request.shape) &&
     chosen.order !== last &&
     (announces(sentences[last]) || breaksOff(sentences[last])) &&
     codeNext
@@ -375,6 +375,11 @@ const NAME_LIKE =
 /** Code written inline in a sentence. */
 const INLINE_CODE = /`[^`\n]+`/;
 
+/** A "how do I …?" or "show me an example": what answers is an instruction or code. */
+function wantsCode(shape: SnippetRequest['shape']): boolean {
+  return shape?.wants === 'procedure' || shape?.wants === 'example';
+}
+
 /**
  * Whether a sentence states the kind of thing the question asks for: a default with its value, a
  * quantity or a time with a number, a reason with a word of cause, and for "how do I …" what to
@@ -384,7 +389,7 @@ const INLINE_CODE = /`[^`\n]+`/;
 function statesWhatIsAsked(sentence: string, shape: SnippetRequest['shape']): boolean {
   if (!shape) return false;
   if (shape.wants === 'default') return DEFAULT.test(sentence) && VALUE.test(sentence);
-  if (shape.wants === 'procedure' || shape.wants === 'example') return INLINE_CODE.test(sentence);
+  if (wantsCode(shape)) return INLINE_CODE.test(sentence);
   if (shape.kind === 'number' || shape.kind === 'time') return /\d/.test(sentence);
   if (shape.wants === 'reason') return REASON.test(sentence);
   return false;

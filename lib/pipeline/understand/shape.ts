@@ -6,10 +6,10 @@ export type AnswerKind = 'person' | 'place' | 'time' | 'number' | 'choice' | 're
 /**
  * What kind of unit answers a question, read from its structure: `name` for "which option /
  * flag / command ..." (a unit that names a setting), `default` for a question about a default,
- * `procedure` for "how do I / how to ..." (an instruction or a command), `reason` for "why",
- * `fact` otherwise.
+ * `procedure` for "how do I / how to ..." (an instruction or a command), `example` for "show me
+ * an example" (code that shows what was asked: a code block, or a unit right before one),
+ * `reason` for "why", `fact` otherwise.
  */
-/** `example`: code that shows what was asked ("show me an example"): a code block, or a unit right before one. */
 export type UnitWanted = 'name' | 'default' | 'procedure' | 'example' | 'reason' | 'fact';
 
 /** How the service reads a question before answering it. */
