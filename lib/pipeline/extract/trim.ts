@@ -1,6 +1,6 @@
 import type { LanguageModel } from '../../lm/index.js';
 import { scoreLine } from '../../lm/index.js';
-import { distinctTermsOf } from '../../retrieval/index.js';
+import { distinctTermsOf, searchTerm } from '../../retrieval/index.js';
 
 /** Longest snippet of a sentence quoted in a reply, in words. */
 export const SNIPPET_WORDS = 42;
@@ -40,10 +40,68 @@ export function trimToQuestion(
       if (value > best.value) best = { text, value, from, to };
     }
   }
-  const cut = best.text.split(/\s+/).slice(0, SNIPPET_WORDS).join(' ');
-  const head = best.from > 0 ? '…' : '';
-  const tail = best.to < clauses.length - 1 || cut !== best.text ? '…' : '';
+  const runWords = best.text.split(/\s+/);
+  // One clause longer than the limit (a long list, a run-on sentence) is cut around the question's words.
+  const start = runWords.length > SNIPPET_WORDS ? windowStart(runWords, weights, mustKeep) : 0;
+  const cut = runWords.slice(start, start + SNIPPET_WORDS).join(' ');
+  const head = best.from > 0 || start > 0 ? '…' : '';
+  const tail = best.to < clauses.length - 1 || start + SNIPPET_WORDS < runWords.length ? '…' : '';
   return `${head}${cut.replace(/[,;:]$/, '')}${tail}`;
+}
+
+/** Words of context kept before the first word of the question in a window of a long clause. */
+const WINDOW_CONTEXT = 3;
+/** How far back a window's start may move to begin after a comma, at a phrase's start. */
+const PHRASE_REACH = 8;
+
+/**
+ * Where a window of SNIPPET_WORDS words starts in a clause longer than that (a long list, a run-on
+ * sentence): the window that holds the most of the question's weight (and the answer), and among
+ * those the one that starts nearest before the first of its words, a few words of context kept,
+ * at a phrase's start where one is near: the words of the question come early, where the reader
+ * looks, as a search engine's keyword-in-context snippet does.
+ */
+function windowStart(
+  words: readonly string[],
+  weights: ReadonlyMap<string, number>,
+  mustKeep: string | null,
+): number {
+  const termsAt = words.map((word) =>
+    word.split(/[^\p{L}\p{N}'’]+/u).flatMap((part) => {
+      const term = part ? searchTerm(part) : null;
+      return term && weights.has(term) ? [term] : [];
+    }),
+  );
+  const keep = mustKeep?.toLowerCase() ?? null;
+  const heldFrom = (start: number): number => {
+    const seen = new Set<string>();
+    let value = 0;
+    for (let i = start; i < Math.min(words.length, start + SNIPPET_WORDS); i++)
+      for (const term of termsAt[i]) {
+        if (seen.has(term)) continue;
+        seen.add(term);
+        value += weights.get(term) ?? 0;
+      }
+    const text = words.slice(start, start + SNIPPET_WORDS).join(' ');
+    if (keep && text.toLowerCase().includes(keep)) value += 100;
+    return value;
+  };
+  // Every window is whole: one that ran past the clause's end would trade the words that open it
+  // for a few at its end.
+  const values = Array.from({ length: words.length - SNIPPET_WORDS + 1 }, (_, start) => heldFrom(start));
+  const most = Math.max(...values);
+  // The latest start that still holds the most: the first word of the question opens the window.
+  let start = values.lastIndexOf(most);
+  if (start === 0) return 0;
+  const context = Math.max(0, start - WINDOW_CONTEXT);
+  for (let back = start; back >= Math.max(0, start - PHRASE_REACH); back--) {
+    if (back === 0 || /[,;:]$/.test(words[back - 1])) {
+      if (values[back] === most) return back;
+      break;
+    }
+  }
+  while (start > context && values[start - 1] === most) start--;
+  return start;
 }
 
 /**
