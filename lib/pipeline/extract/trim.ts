@@ -51,13 +51,16 @@ export function trimToQuestion(
 
 /** Words of context kept before the first word of the question in a window of a long clause. */
 const WINDOW_CONTEXT = 3;
+/** The words of a quote a reader takes in first (as the answer benchmark's lead counts them). */
+const EARLY_WORDS = 15;
 /** How far back a window's start may move to begin after a comma, at a phrase's start. */
 const PHRASE_REACH = 8;
 
 /**
  * Where a window of SNIPPET_WORDS words starts in a clause longer than that (a long list, a run-on
- * sentence): the window that holds the most of the question's weight (and the answer), and among
- * those the one that starts nearest before the first of its words, a few words of context kept,
+ * sentence): its start when the first window holds the most of the question's weight (and the
+ * answer), else the first window that does, moved on to start nearest before the first of its
+ * words, a few words of context kept,
  * at a phrase's start where one is near: the words of the question come early, where the reader
  * looks, as a search engine's keyword-in-context snippet does.
  */
@@ -73,6 +76,14 @@ function windowStart(
     }),
   );
   const keep = mustKeep?.toLowerCase() ?? null;
+  /** The weight of the question's weightiest word among words from..to. */
+  const heaviest = (from: number, to: number) => {
+    let most = 0;
+    for (let i = from; i < Math.min(words.length, to); i++)
+      for (const term of termsAt[i]) most = Math.max(most, weights.get(term) ?? 0);
+    return most;
+  };
+  const weightiest = heaviest(0, words.length);
   const heldFrom = (start: number): number => {
     const seen = new Set<string>();
     let value = 0;
@@ -84,15 +95,29 @@ function windowStart(
       }
     const text = words.slice(start, start + SNIPPET_WORDS).join(' ');
     if (keep && text.toLowerCase().includes(keep)) value += 100;
+    if (heaviest(start, start + SNIPPET_WORDS) >= weightiest) value += 50;
     return value;
   };
   // Every window is whole: one that ran past the clause's end would trade the words that open it
   // for a few at its end.
   const values = Array.from({ length: words.length - SNIPPET_WORDS + 1 }, (_, start) => heldFrom(start));
   const most = Math.max(...values);
-  // The latest start that still holds the most: the first word of the question opens the window.
-  let start = values.lastIndexOf(most);
-  if (start === 0) return 0;
+  // Where the first window holds less than another but the question's weightiest word (and the
+  // answer) all the same, the quote keeps the clause's start, where its subject is: what a later
+  // window adds is lesser words.
+  const firstHolds = heaviest(0, SNIPPET_WORDS) >= weightiest;
+  const keptFirst = !keep || words.slice(0, SNIPPET_WORDS).join(' ').toLowerCase().includes(keep);
+  if (values[0] < most && firstHolds && keptFirst) return 0;
+  // Where the first window holds the most, the quote moves on only when the weightiest word would
+  // come late in it, past the words a reader takes in first.
+  if (values[0] === most) {
+    const first = termsAt.findIndex((terms) => terms.some((term) => (weights.get(term) ?? 0) >= weightiest));
+    if (first < EARLY_WORDS) return 0;
+  }
+  // The first run of windows that holds the most, from its latest start: nothing the question
+  // asks is lost, and its first word opens the window.
+  let start = values.indexOf(most);
+  while (start + 1 < values.length && values[start + 1] === most) start++;
   const context = Math.max(0, start - WINDOW_CONTEXT);
   for (let back = start; back >= Math.max(0, start - PHRASE_REACH); back--) {
     if (back === 0 || /[,;:]$/.test(words[back - 1])) {
