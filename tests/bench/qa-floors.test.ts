@@ -168,6 +168,18 @@ const FLOORS: Floor[] = [
     bWrongCited: 4,
     honest: 4,
   },
+  // A manual nobody here had tuned on, its twenty questions written before it was trained and all
+  // held out: 18 / 13 and 18 / 13; nearest 5, 5; wrong but cited 1, 1 (seventeenth round, 669df2a).
+  {
+    set: 'GNU diffutils manual',
+    half: 'heldout',
+    aHit: 16,
+    bHit: 16,
+    aLead: 11,
+    bLead: 11,
+    aWrongCited: 3,
+    bWrongCited: 3,
+  },
 ];
 
 const corpora = corporaDir(process.env.CORPORA_DIR);
