@@ -192,6 +192,18 @@ const FLOORS: Floor[] = [
     aWrongCited: 4,
     bWrongCited: 4,
   },
+  // The same for the flex manual (PDF): 11 / 8 and 11 / 8; nearest 3, 3; wrong but cited 8, 8
+  // (seventeenth round, with the contents pages and numbered running heads left out).
+  {
+    set: 'flex manual',
+    half: 'heldout',
+    aHit: 9,
+    bHit: 9,
+    aLead: 6,
+    bLead: 6,
+    aWrongCited: 10,
+    bWrongCited: 10,
+  },
 ];
 
 const corpora = corporaDir(process.env.CORPORA_DIR);
