@@ -53,7 +53,8 @@ export async function extractPdfText(
 ): Promise<string> {
   await checkInflatedSize(bytes, limits.maxInflatedBytes);
   const pages = await placedTextOf(bytes, limits);
-  const lines = withoutRunningLines(pages.map(linesOf));
+  const placed = withoutContentsPages(pages.map(linesOf));
+  const lines = withoutRunningLines(placed, commonFontSize(placed.flat()));
   const bodySize = commonFontSize(lines.flat());
   const headingSizes = [
     ...new Set(
@@ -72,8 +73,15 @@ export async function extractPdfText(
   );
   const lineGap = median(gaps) ?? bodySize * 1.2;
   let text = '';
+  // Left and right pages may have margins of their own; a side with few lines is measured with
+  // the other.
+  const everyMargin = commonMargin(lines.flat());
+  const margins = [0, 1].map((parity) => {
+    const side = lines.filter((_, index) => index % 2 === parity).flat();
+    return side.length >= SIDE_MARGIN_LINES ? commonMargin(side) : everyMargin;
+  });
   lines.forEach((page, index) => {
-    const laid = layOut(page, bodySize, headingSizes, lineGap);
+    const laid = layOut(page, bodySize, headingSizes, lineGap, margins[index % 2]);
     if (index > 0) {
       // A sentence running over the page break goes on without a blank line, so the reader
       // keeps it (and the term entry it belongs to) whole; a page that ends a sentence, or
@@ -121,10 +129,12 @@ function linesOf(items: readonly PlacedText[]): PageLine[] {
 /**
  * Pages without their running headers and footers ("Chapter 4: Shell Builtin Commands 49", a
  * page number alone): a first or last line of a page that, its numbers aside, is the first or
- * last line of several pages. They are furniture, and between two pages they would cut the
- * sentence running over the break.
+ * last line of several pages; or a short one that carries the page's number, the line in the same
+ * place on a page near it carrying the number that many pages less or more (a short chapter's
+ * head, "Chapter 2: Definitions 4", is on too few pages to repeat), set no larger than the body.
+ * They are furniture, and between two pages they would cut the sentence running over the break.
  */
-function withoutRunningLines(pages: PageLine[][]): PageLine[][] {
+function withoutRunningLines(pages: PageLine[][], bodySize: number): PageLine[][] {
   const keyOf = (line: PageLine) =>
     line.text
       .toLowerCase()
@@ -138,16 +148,68 @@ function withoutRunningLines(pages: PageLine[][]): PageLine[][] {
   for (const page of pages) {
     for (const key of new Set(edges(page).map(keyOf))) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  const running = (line: PageLine | undefined) =>
+  const repeated = (line: PageLine | undefined) =>
     line !== undefined && (counts.get(keyOf(line)) ?? 0) >= RUNNING_LINE_PAGES;
-  return pages.map((page) => {
+  // A heading set larger than the body ("1 Introduction") carries a number too, but no page's.
+  const numbersAt = (index: number, edge: 0 | -1) => {
+    const line = pages[index]?.at(edge);
+    return line && sizeOf(line) <= bodySize ? pageNumbersOf(line.text) : [];
+  };
+  const numbered = (index: number, edge: 0 | -1) =>
+    numbersAt(index, edge).some((number) => {
+      for (let step = -PAGE_NUMBER_REACH; step <= PAGE_NUMBER_REACH; step++) {
+        if (step !== 0 && numbersAt(index + step, edge).includes(number + step)) return true;
+      }
+      return false;
+    });
+  return pages.map((page, index) => {
     let start = 0;
     let end = page.length;
-    if (running(page[0])) start++;
-    if (end > start && running(page[end - 1])) end--;
+    if (repeated(page[0]) || numbered(index, 0)) start++;
+    if (end > start && (repeated(page[end - 1]) || numbered(index, -1))) end--;
     return start === 0 && end === page.length ? page : page.slice(start, end);
   });
 }
+
+/** The numbers a short line carries at its start or its end, where a page number is printed. */
+function pageNumbersOf(text: string): number[] {
+  const trimmed = text.trim();
+  if (trimmed.split(/\s+/).length > RUNNING_LINE_WORDS) return [];
+  const numbers: number[] = [];
+  // The number may stand against the title with no space: the gap between them is a column gap.
+  const first = /^\W{0,2}(\d{1,4})(?!\d)/.exec(trimmed);
+  const last = /(?<!\d)(\d{1,4})\W{0,2}$/.exec(trimmed);
+  if (first) numbers.push(Number(first[1]));
+  if (last) numbers.push(Number(last[1]));
+  return numbers;
+}
+
+/** How many pages away the page numbered in step may be (a chapter's first page has no head). */
+const PAGE_NUMBER_REACH = 3;
+/** The longest running head or foot, in words. */
+const RUNNING_LINE_WORDS = 12;
+
+/**
+ * A printed document's table of contents or index, written with dot leaders to a page number
+ * ("Start Conditions . . . . . . 25", "yytext ........ 12"): those lines point into the document
+ * and say nothing of their own, and a question that a heading answers would otherwise find its
+ * words there first. A page made mostly of such lines is dropped whole (an entry that runs over
+ * two lines has its leader on the second only), and such a line on any other page too.
+ */
+function withoutContentsPages(pages: PageLine[][]): PageLine[][] {
+  return pages.map((page) => {
+    const leaders = page.filter((line) => DOT_LEADER.test(line.text)).length;
+    if (leaders >= CONTENTS_PAGE_LINES && leaders >= page.length * CONTENTS_PAGE_SHARE) return [];
+    return leaders > 0 ? page.filter((line) => !DOT_LEADER.test(line.text)) : page;
+  });
+}
+
+/** Dots (spaced or not, at least four) running to a page number that ends the line. */
+const DOT_LEADER = /(?:\.\s*){4,}[ivxlc\d]+\s*$/i;
+/** A page with at least this many leader lines, */
+const CONTENTS_PAGE_LINES = 5;
+/** making up at least this share of its lines, is a contents or index page. */
+const CONTENTS_PAGE_SHARE = 0.5;
 
 function sizeOf(line: PageLine): number {
   return Math.round(line.fontSize * 2) / 2;
@@ -158,6 +220,27 @@ function isHeading(line: PageLine, bodySize: number): boolean {
   const text = line.text.trim();
   return sizeOf(line) >= bodySize * 1.15 && text.split(/\s+/).length <= 15 && !/[.,;:]$/.test(text);
 }
+
+/**
+ * The left margin: the leftmost x that many lines start at (MARGIN_SHARE of them; indented
+ * examples and term descriptions may outnumber the lines at the margin, and a stray mark further
+ * out counts for nothing). Infinite where there are no lines.
+ */
+function commonMargin(lines: readonly PageLine[]): number {
+  const starts = new Map<number, number>();
+  for (const line of lines) {
+    const x = Math.round(line.x);
+    starts.set(x, (starts.get(x) ?? 0) + 1);
+  }
+  let margin = Number.POSITIVE_INFINITY;
+  for (const [x, count] of starts) if (count >= lines.length * MARGIN_SHARE && x < margin) margin = x;
+  return margin;
+}
+
+/** Lines a side of the spread needs for a margin of its own. */
+const SIDE_MARGIN_LINES = 40;
+/** The share of a document's lines that must start at an x for it to be the margin. */
+const MARGIN_SHARE = 0.1;
 
 /** The font size most of the text is set in. */
 function commonFontSize(lines: readonly PageLine[]): number {
@@ -179,10 +262,14 @@ function layOut(
   bodySize: number,
   headingSizes: readonly number[],
   lineGap: number,
+  margin: number,
 ): string {
   if (lines.length === 0) return '';
+  // Indentation is measured from the left margin of the document's pages (of this side of the
+  // spread), so a page that holds only an indented block (its running head gone) keeps it
+  // indented; from the page's own leftmost line where something stands further out.
   // In a loop: spreading a page of very many lines into Math.min overflows the stack.
-  let left = Number.POSITIVE_INFINITY;
+  let left = margin;
   for (const line of lines) if (line.x < left) left = line.x;
   const columnOf = (x: number) => Math.round((x - left) / (bodySize * 0.5));
   const out: string[] = [];
