@@ -237,6 +237,8 @@ function commonMargin(lines: readonly PageLine[]): number {
   return margin;
 }
 
+/** The most space between two lines of one title, in its type size (the next heading is further down). */
+const WRAPPED_TITLE_GAP = 1.6;
 /** Lines a side of the spread needs for a margin of its own. */
 const SIDE_MARGIN_LINES = 40;
 /** The share of a document's lines that must start at an x for it to be the margin. */
@@ -277,6 +279,21 @@ function layOut(
     const gap = index > 0 ? lines[index - 1].y - line.y : 0;
     if (isHeading(line, bodySize)) {
       const rank = Math.min(headingSizes.indexOf(sizeOf(line)), PDF_HEADING_UNDERLINES.length - 1);
+      const previous = lines[index - 1];
+      // A title too long for one line goes on in the same type right under it: one heading
+      // ("Appendix B Major Differences From The Bourne" / "Shell"), not a heading and another below.
+      if (
+        previous !== undefined &&
+        isHeading(previous, bodySize) &&
+        sizeOf(previous) === sizeOf(line) &&
+        gap > 0 &&
+        gap <= line.fontSize * WRAPPED_TITLE_GAP &&
+        out.length >= 2
+      ) {
+        const title = `${out[out.length - 3]} ${line.text.trim()}`;
+        out.splice(out.length - 3, 2, title, PDF_HEADING_UNDERLINES[rank].repeat(Math.max(3, title.length)));
+        return;
+      }
       const title = line.text.trim();
       out.push('', title, PDF_HEADING_UNDERLINES[rank].repeat(Math.max(3, title.length)), '');
       return;

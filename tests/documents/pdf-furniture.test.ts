@@ -85,3 +85,43 @@ describe("a printed manual's furniture", () => {
     expect(text).not.toContain('Chapter 3');
   });
 });
+
+describe("a printed manual's headings", () => {
+  it('reads a title that wraps onto a second line in the same type as one heading', async () => {
+    const text = await extractPdfText(
+      tinyPdf([
+        [
+          { text: 'Functions and Macros Available in', size: 18 },
+          { text: 'Reentrant Scanners', size: 18 },
+          '',
+          'Every function takes the scanner as its last argument.',
+        ],
+      ]),
+    );
+    const sections = readDocument({ format: 'pdf', text }).sections;
+    expect(sections.map((section) => section.path.at(-1))).toEqual([
+      'Functions and Macros Available in Reentrant Scanners',
+    ]);
+  });
+
+  it('reads an appendix as a chapter, and its numbered sections under it', () => {
+    const text = [
+      '10 Installing',
+      '-------------',
+      '',
+      'Run the installer.',
+      '',
+      'Appendix A Reporting Bugs',
+      '-------------------------',
+      '',
+      'Send a report to the list.',
+      '',
+      'A.1 What to include',
+      '~~~~~~~~~~~~~~~~~~~',
+      '',
+      'The version and the steps that show the bug.',
+    ].join('\n');
+    const paths = readDocument({ format: 'pdf', text }).sections.map((section) => section.path.join(' > '));
+    expect(paths).toEqual(['Installing', 'Reporting Bugs', 'Reporting Bugs > What to include']);
+  });
+});

@@ -15,6 +15,8 @@ export interface HeadingCandidate {
 const NUMBERED = /^(\d{1,3}(?:\.\d{1,3})*)\.?\s+(["'“‘(]?\p{L}.*)$/u;
 /** A chapter's title as DocBook and many manuals print it: "Chapter 9. Keeping your system up-to-date". */
 const CHAPTER = /^(?:Chapter|Appendix)\s+(?:\d{1,3}|[A-Z]|[IVXLC]{1,6})\.?\s+(\p{L}.*)$/u;
+/** An appendix's section as manuals number it: "B.1 Implementation Differences", "A.2.3 Limits". */
+const APPENDIX_SECTION = /^([A-Z](?:\.\d{1,3})+)\.?\s+(["'“‘(]?\p{L}.*)$/u;
 const CAPITALS = /^[\p{Lu}\d][\p{Lu}\d &/,'’()_-]*$/u;
 const VIM_TAG_HEADING = /^\*([^*\s|]+)\*\s+(\S.*)$/;
 const TRAILING_TAGS = /\s{2,}(?:\*[^*\s]+\*\s*)+$/;
@@ -58,14 +60,18 @@ export function headingAt(
       return { kind: 'man-title', text: `${header[1]}(${header[2]})`, lines: 1 };
   }
   if (next && UNDERLINE.test(next.text) && !UNDERLINE.test(text) && line.indent <= 4) {
-    const numbered = NUMBERED.exec(text);
+    // Numbered as a chapter ("10 Installing"), a section ("3.5"), a chapter or an appendix by name
+    // ("Appendix B Major Differences"), or an appendix's section ("B.1"): its depth is the
+    // numbering's, whatever the underline (an appendix is a chapter, not a section of the last one).
+    const numbered = NUMBERED.exec(text) ?? APPENDIX_SECTION.exec(text);
+    const chapter = numbered ? null : CHAPTER.exec(text);
     if (isTitleLike(text.replace(/[.:]$/, '')) && next.text.length >= Math.min(3, text.length / 2)) {
       return {
         kind: 'underlined',
-        text: numbered ? numbered[2] : text,
+        text: numbered ? numbered[2] : chapter ? chapter[1] : text,
         lines: 2,
         underline: next.text[0],
-        ...(numbered ? { depth: numbered[1].split('.').length } : {}),
+        ...(numbered ? { depth: numbered[1].split('.').length } : chapter ? { depth: 1 } : {}),
       };
     }
   }
