@@ -1,7 +1,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { type DocumentFormat, extractPdfText, formatOfFile, readDocument } from '../lib/documents/index.js';
+import {
+  type DocumentFormat,
+  extractPdfText,
+  formatOfFile,
+  readDocument,
+  redirectTarget,
+} from '../lib/documents/index.js';
 import type { BenchClient } from './bench-chat.js';
 
 /**
@@ -79,7 +85,11 @@ export async function setDocuments(
       for (const inner of walk(path).sort()) {
         // A document file by its extension, trained as the set's format where it names one.
         const format = formatOfFile(inner);
-        if (format) documents.push(await readSetFile(inner, file.format ?? format, relative(path, inner)));
+        if (!format) continue;
+        const document = await readSetFile(inner, file.format ?? format, relative(path, inner));
+        // As the train client does: a page that only redirects (a manual's node alias) is skipped.
+        if (document.format === 'html' && redirectTarget(document.text) !== null) continue;
+        documents.push(document);
       }
       continue;
     }

@@ -13,6 +13,7 @@ export { DOCUMENT_EXTENSIONS, formatOfFile, requireFormatOfFile } from './file-f
 export { plainTextOf } from './plain-text.js';
 export { readDocument } from './read-document.js';
 export { readDialogue } from './readers/dialogue.js';
+export { redirectTarget } from './readers/html.js';
 export {
   type DocumentRecord,
   decodeDocumentRecord,

@@ -10,6 +10,7 @@ import {
   plainTextOf,
   readDialogue,
   readDocument,
+  redirectTarget,
   type StoredDocument,
 } from '../documents/index.js';
 import { HttpError } from '../http/index.js';
@@ -532,7 +533,14 @@ export function createModelKeeper(store: Store, options: ModelKeeperOptions): Mo
       const parsed = readDocument(document);
       const tokens = model.tokens(plainTextOf(parsed));
       if (tokens.length === 0) {
-        throw new HttpError('validation_failed', 'text: has no words to learn from', { field: 'text' });
+        const target = document.format === 'html' ? redirectTarget(document.text) : null;
+        throw new HttpError(
+          'validation_failed',
+          target
+            ? `text: the page only redirects to ${target}; train the page it points to instead`
+            : 'text: has no words to learn from',
+          { field: 'text' },
+        );
       }
       await snapshots.idle();
       const bytes = Buffer.byteLength(text, 'utf8');

@@ -169,7 +169,9 @@ const FLOORS: Floor[] = [
     honest: 4,
   },
   // A manual nobody here had tuned on, its twenty questions written before it was trained and all
-  // held out: 18 / 13 and 18 / 13; nearest 5, 5; wrong but cited 1, 1 (seventeenth round, 669df2a).
+  // held out: 18 / 13 and 18 / 13; nearest 5, 5; wrong but cited 1, 1 (seventeenth round, 669df2a);
+  // with its 89 redirect pages skipped as the train client skips them: 17 / 12 and 18 / 12; nearest 3, 3;
+  // wrong but cited 2, 1.
   {
     set: 'GNU diffutils manual',
     half: 'heldout',

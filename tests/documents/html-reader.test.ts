@@ -208,4 +208,13 @@ describe('the HTML reader', () => {
       'We open at nine.',
     ]);
   });
+
+  it('reads nothing from a page that only redirects to another, and a slow refresh as a page', () => {
+    const alias = (content: string) =>
+      `<html><head><meta http-equiv="Refresh" content="${content}"><title>Alternate Names</title></head>` +
+      '<body><p>The node you are looking for is at <a href="Output-Formats.html">Alternate Names</a>.</p></body></html>';
+    expect(readDocument({ format: 'html', text: alias('0; url=Output-Formats.html') }).sections).toEqual([]);
+    const slow = readDocument({ format: 'html', text: alias('30; url=Output-Formats.html') });
+    expect(plainTextOf(slow)).toContain('The node you are looking for');
+  });
 });

@@ -162,4 +162,18 @@ describe('prepareSource', () => {
       reason: 'AsciiDoc that converts to no text',
     });
   });
+
+  it("skips an HTML page that only redirects to another (a manual's node alias), naming where", async () => {
+    const alias =
+      '<html><head><meta http-equiv="Refresh" content="0; url=Output-Formats.html#Alternate-Names">' +
+      '<title>Alternate Names</title></head><body><p>The node you are looking for is at ' +
+      '<a href="Output-Formats.html#Alternate-Names">Alternate Names</a>.</p></body></html>';
+    expect(await prepareSource(sourceOf('Alternate-Names.html', alias, 'html'), 1024)).toEqual({
+      kind: 'skip',
+      reason: 'it only redirects to Output-Formats.html#Alternate-Names',
+    });
+    // A refresh after a while is a page of its own that also reloads: it is read.
+    const slow = alias.replace('content="0;', 'content="30;');
+    expect(await prepareSource(sourceOf('slow.html', slow, 'html'), 1024)).toMatchObject({ kind: 'text' });
+  });
 });

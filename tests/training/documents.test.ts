@@ -107,6 +107,22 @@ describe.each(backends)('documents with ids on the $name store', ({ make }) => {
     expect(await api(services).exported()).not.toContain('quokka');
   });
 
+  it('refuses an HTML page that only redirects with 400 naming where it points, and learns nothing', async () => {
+    const services = await make();
+    const { train } = api(services);
+    const alias =
+      '<html><head><meta http-equiv="refresh" content="0; url=Output-Formats.html">' +
+      '<title>Alternate Names</title></head><body><p>The node you are looking for is at ' +
+      '<a href="Output-Formats.html">Alternate Names</a>.</p></body></html>';
+    const response = await train({ text: alias, format: 'html', documentId: 'Alternate-Names.html' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      code: 'validation_failed',
+      error: 'text: the page only redirects to Output-Formats.html; train the page it points to instead',
+    });
+    expect(await services.store.llen(trainingKeys.chunks)).toBe(0);
+  });
+
   it('rejects a bad documentId, url, sha256 or part with 400 and learns nothing', async () => {
     const services = await make();
     const { train } = api(services);

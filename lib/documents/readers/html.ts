@@ -66,10 +66,32 @@ const BLOCKS = new Set([
 export function readHtml(html: string): { title?: string; sections: Section[] } {
   const root = parseDocument(html, { withStartIndices: true }) as unknown as HtmlNode;
   const title = textOf(find(root, (node) => node.name === 'title'));
+  // A page that only sends the browser on to another (a manual's node alias: "The node you are
+  // looking for is at …") has nothing of its own to teach; what it points to is taught there.
+  if (redirectTarget(html) !== null) return { ...(title ? { title } : {}), sections: [] };
   const reader = new HtmlReader(html);
   reader.readChildren(mainContent(root));
   return { ...(title ? { title } : {}), sections: reader.builder.finish() };
 }
+
+/**
+ * Where a page that only redirects sends the reader: the address of a `<meta http-equiv="refresh">`
+ * that goes there at once ("0; url=Output-Formats.html#Alternate-Names"); null for any other page.
+ */
+export function redirectTarget(html: string): string | null {
+  if (!REFRESH.test(html)) return null;
+  const root = parseDocument(html) as unknown as HtmlNode;
+  const meta = find(
+    root,
+    (node) => node.name === 'meta' && (node.attribs?.['http-equiv'] ?? '').toLowerCase() === 'refresh',
+  );
+  return IMMEDIATE_REDIRECT.exec(meta?.attribs?.content ?? '')?.[1] ?? null;
+}
+
+/** A refresh named anywhere in the page: only then is it parsed for one. */
+const REFRESH = /http-equiv\s*=\s*["']?refresh/i;
+/** The content of a refresh that goes elsewhere at once, and the address it goes to. */
+const IMMEDIATE_REDIRECT = /^\s*0*\s*[;,]\s*url\s*=\s*['"]?([^'"\s]+)/i;
 
 function find(node: HtmlNode, test: (node: HtmlNode) => boolean): HtmlNode | undefined {
   if (test(node)) return node;

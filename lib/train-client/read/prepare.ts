@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { redirectTarget } from '../../documents/index.js';
 import { MAX_TRAIN_FILE_BYTES } from '../../training/schema.js';
 import type { TrainSource } from '../files.js';
 import { formatBytes } from '../progress.js';
@@ -41,6 +42,9 @@ export async function prepareSource(source: TrainSource, partBytes: number): Pro
       return await prepareAsciiDoc(source, text, partBytes);
     }
     if (/\.mdx$/i.test(source.path)) return wholeText(mdxAsMarkdown(text), 'markdown', partBytes, []);
+    // A page that only redirects (a manual's node alias) teaches nothing; its target is trained.
+    const target = source.kind === 'html' ? redirectTarget(text) : null;
+    if (target !== null) return { kind: 'skip', reason: `it only redirects to ${target}` };
     return wholeText(
       text,
       source.kind === 'html' ? 'html' : source.kind === 'markdown' ? 'markdown' : 'text',
