@@ -72,7 +72,6 @@ export async function extractPdfText(
       .filter((gap) => gap > 0),
   );
   const lineGap = median(gaps) ?? bodySize * 1.2;
-  let text = '';
   // Left and right pages may have margins of their own; a side with few lines is measured with
   // the other.
   const everyMargin = commonMargin(lines.flat());
@@ -80,6 +79,7 @@ export async function extractPdfText(
     const side = lines.filter((_, index) => index % 2 === parity).flat();
     return side.length >= SIDE_MARGIN_LINES ? commonMargin(side) : everyMargin;
   });
+  let text = '';
   lines.forEach((page, index) => {
     const laid = layOut(page, bodySize, headingSizes, lineGap, margins[index % 2]);
     if (index > 0) {
@@ -288,8 +288,9 @@ function layOut(
         sizeOf(previous) === sizeOf(line) &&
         gap > 0 &&
         gap <= line.fontSize * WRAPPED_TITLE_GAP &&
-        out.length >= 2
+        out.length >= 3
       ) {
+        // The heading just laid out is the last four entries: '', its title, its underline, ''.
         const title = `${out[out.length - 3]} ${line.text.trim()}`;
         out.splice(out.length - 3, 2, title, PDF_HEADING_UNDERLINES[rank].repeat(Math.max(3, title.length)));
         return;

@@ -68,7 +68,7 @@ export function readHtml(html: string): { title?: string; sections: Section[] } 
   const title = textOf(find(root, (node) => node.name === 'title'));
   // A page that only sends the browser on to another (a manual's node alias: "The node you are
   // looking for is at …") has nothing of its own to teach; what it points to is taught there.
-  if (redirectTarget(html) !== null) return { ...(title ? { title } : {}), sections: [] };
+  if (REFRESH.test(html) && redirectOf(root) !== null) return { ...(title ? { title } : {}), sections: [] };
   const reader = new HtmlReader(html);
   reader.readChildren(mainContent(root));
   return { ...(title ? { title } : {}), sections: reader.builder.finish() };
@@ -79,8 +79,10 @@ export function readHtml(html: string): { title?: string; sections: Section[] } 
  * that goes there at once ("0; url=Output-Formats.html#Alternate-Names"); null for any other page.
  */
 export function redirectTarget(html: string): string | null {
-  if (!REFRESH.test(html)) return null;
-  const root = parseDocument(html) as unknown as HtmlNode;
+  return REFRESH.test(html) ? redirectOf(parseDocument(html) as unknown as HtmlNode) : null;
+}
+
+function redirectOf(root: HtmlNode): string | null {
   const meta = find(
     root,
     (node) => node.name === 'meta' && (node.attribs?.['http-equiv'] ?? '').toLowerCase() === 'refresh',
