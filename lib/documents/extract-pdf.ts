@@ -194,18 +194,24 @@ const RUNNING_LINE_WORDS = 12;
  * ("Start Conditions . . . . . . 25", "yytext ........ 12"): those lines point into the document
  * and say nothing of their own, and a question that a heading answers would otherwise find its
  * words there first. A page made mostly of such lines is dropped whole (an entry that runs over
- * two lines has its leader on the second only), and such a line on any other page too.
+ * two lines has its leader on the second only), and such a line on any other page too. The number
+ * must be one of the document's pages (or a roman one, of its front matter): a price list's
+ * "Espresso . . . . 12" on a page of two is no reference.
  */
 function withoutContentsPages(pages: PageLine[][]): PageLine[][] {
+  const leads = (line: PageLine) => {
+    const number = DOT_LEADER.exec(line.text)?.[1];
+    return number !== undefined && (/^[ivxlc]+$/i.test(number) || Number(number) <= pages.length);
+  };
   return pages.map((page) => {
-    const leaders = page.filter((line) => DOT_LEADER.test(line.text)).length;
+    const leaders = page.filter(leads).length;
     if (leaders >= CONTENTS_PAGE_LINES && leaders >= page.length * CONTENTS_PAGE_SHARE) return [];
-    return leaders > 0 ? page.filter((line) => !DOT_LEADER.test(line.text)) : page;
+    return leaders > 0 ? page.filter((line) => !leads(line)) : page;
   });
 }
 
 /** Dots (spaced or not, at least four) running to a page number that ends the line. */
-const DOT_LEADER = /(?:\.\s*){4,}[ivxlc\d]+\s*$/i;
+const DOT_LEADER = /(?:\.\s*){4,}([ivxlc]+|\d+)\s*$/i;
 /** A page with at least this many leader lines, */
 const CONTENTS_PAGE_LINES = 5;
 /** making up at least this share of its lines, is a contents or index page. */

@@ -125,3 +125,22 @@ describe("a printed manual's headings", () => {
     expect(paths).toEqual(['Installing', 'Reporting Bugs', 'Reporting Bugs > What to include']);
   });
 });
+
+describe('dot leaders that are not a table of contents', () => {
+  it("keeps a price list's lines, whose numbers are no pages of the document", async () => {
+    const text = await extractPdfText(
+      tinyPdf([
+        [
+          { text: 'Drinks', size: 18 },
+          'Espresso . . . . . . . . . . . . 3',
+          'Flat white . . . . . . . . . . . 4',
+          'Hot chocolate . . . . . . . . . 5',
+          'Pot of tea for two . . . . . . . 7',
+          'Fresh orange juice . . . . . . . 6',
+        ],
+      ]),
+    );
+    expect(text).toContain('Pot of tea for two');
+    expect(text).toContain('Espresso');
+  });
+});
