@@ -62,10 +62,10 @@ const PHRASE_REACH = 8;
  * is, while the first window holds the question's weightiest word (and the short answer) early
  * enough to be read first; otherwise just before the first window that holds the most of the
  * question's weight, a few words of context kept, at a phrase's start (after a comma) where one is
- * near. ("Which release was called woody?" in a sentence listing every release: the quote opens
- * a few names before "woody for release 3.0", not forty words before it.) Tuning halves: leads
- * +1, nothing lost, conversations unchanged; held out unchanged (docs/benchmarks.md, seventeenth
- * round).
+ * near. (Asked which release a code name was, in a sentence that lists every release's: the
+ * quote opens a few names before "Cordouan for release 5.0", not forty words before it.) Tuning
+ * halves: leads +1, nothing lost, conversations unchanged; held out unchanged
+ * (docs/benchmarks.md, seventeenth round).
  */
 function windowStart(
   words: readonly string[],
