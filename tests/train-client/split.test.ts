@@ -19,15 +19,17 @@ describe('splitting a text into training parts', () => {
     const parts = splitForTraining(text, 200);
     expect(parts.length).toBeGreaterThan(5);
     for (const part of parts) expect(utf8Bytes(part)).toBeLessThanOrEqual(200);
-    for (const part of parts) expect(part.startsWith('Paragraph')).toBe(true);
-    expect(parts.flatMap((part) => part.split('\n\n'))).toEqual(paragraphs);
+    // The service puts the document together with nothing between the parts: the blank line
+    // where a part ends goes with it, so no paragraph runs into the next.
+    expect(parts.join('')).toBe(text);
+    expect(parts.flatMap((part) => part.split('\n\n')).filter(Boolean)).toEqual(paragraphs);
   });
 
   it('cuts a paragraph larger than the cap at line ends', () => {
     const lines = Array.from({ length: 30 }, (_, i) => `line number ${i} of one long paragraph`);
     const parts = splitForTraining(lines.join('\n'), 120);
     for (const part of parts) expect(utf8Bytes(part)).toBeLessThanOrEqual(120);
-    expect(parts.flatMap((part) => part.split('\n')).filter(Boolean)).toEqual(lines);
+    expect(parts.join('')).toBe(lines.join('\n'));
   });
 
   it('cuts a line longer than the cap at spaces, then a word between characters, counting UTF-8 bytes', () => {
@@ -35,14 +37,15 @@ describe('splitting a text into training parts', () => {
     const parts = splitForTraining(line, 32);
     for (const part of parts) expect(utf8Bytes(part)).toBeLessThanOrEqual(32);
     expect(parts.join('')).not.toContain('\uFFFD');
-    expect(words(parts.join(' ')).join('')).toBe(words(line).join(''));
+    // Put together as the service does, every word is whole and none runs into the next.
+    expect(words(parts.join(''))).toEqual(words(line));
   });
 
   it('drops whitespace-only parts and treats CRLF blank lines as paragraph breaks', () => {
     expect(splitForTraining('\n\n  \n\t\n', 100)).toEqual([]);
     expect(splitForTraining('one\r\n\r\ntwo', 100)).toEqual(['one\n\ntwo']);
     expect(splitForTraining(`${'a'.repeat(10)}\r\n \r\n${'b'.repeat(10)}`, 16)).toEqual([
-      'a'.repeat(10),
+      `${'a'.repeat(10)}\n\n`,
       'b'.repeat(10),
     ]);
   });

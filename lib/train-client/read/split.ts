@@ -9,12 +9,18 @@ export function utf8Bytes(text: string): number {
  * Packs a text, arriving in pieces of any size, into parts of at most `maxBytes` UTF-8 bytes.
  * Parts are cut at paragraph boundaries (blank lines); a paragraph too large for one part is cut
  * at line ends, a line too long at spaces, and a word too long between characters (never inside
- * one). Whitespace-only parts are dropped. Memory stays around one part whatever the input size.
+ * one). Whitespace-only parts are dropped. The service joins the parts with nothing between them,
+ * so each cut keeps its separator (the blank line, the line break, the space) on one side: the
+ * parts put together are the text, its blank lines each one blank line. Memory stays around one
+ * part whatever the input size.
  */
 export class PartPacker {
   private pending = '';
+  /** The pending paragraph's first lines are packed already: the rest goes on after a line break. */
+  private inParagraph = false;
   private part = '';
   private partBytes = 0;
+  private started = false;
   private readonly ready: string[] = [];
 
   constructor(private readonly maxBytes: number) {
@@ -36,8 +42,9 @@ export class PartPacker {
     if (this.pending.length > this.maxBytes) {
       const lastBreak = this.pending.lastIndexOf('\n');
       if (lastBreak > 0) {
-        this.addOversized(this.pending.slice(0, lastBreak), '\n');
+        this.addOversized(this.pending.slice(0, lastBreak), '\n', this.leadOfParagraph());
         this.pending = this.pending.slice(lastBreak + 1);
+        this.inParagraph = true;
       }
     }
     return this.take();
@@ -56,21 +63,39 @@ export class PartPacker {
   }
 
   private addParagraph(paragraph: string): void {
+    const lead = this.leadOfParagraph();
+    this.inParagraph = false;
     if (paragraph.trim() === '') return;
     if (utf8Bytes(paragraph) > this.maxBytes) {
-      this.addOversized(paragraph, '\n');
+      this.addOversized(paragraph, '\n', lead);
       return;
     }
-    this.append(paragraph, '\n\n');
+    this.append(paragraph, lead);
   }
 
-  /** Adds a block too large for one part, in pieces cut at `separator` (lines, then spaces). */
-  private addOversized(block: string, separator: '\n' | ' '): void {
+  /** What joins the next piece of the pending paragraph to what came before it. */
+  private leadOfParagraph(): string {
+    return this.inParagraph ? '\n' : '\n\n';
+  }
+
+  /**
+   * Adds a block too large for one part, in pieces cut at `separator` (lines, then spaces), the
+   * first joined to what came before by `lead`.
+   */
+  private addOversized(block: string, separator: '\n' | ' ', lead: string): void {
+    let joint = lead;
     for (const piece of block.split(separator)) {
       if (piece.trim() === '') continue;
-      if (utf8Bytes(piece) <= this.maxBytes) this.append(piece, separator);
-      else if (separator === '\n') this.addOversized(piece, ' ');
-      else for (const slice of this.characterSlices(piece)) this.append(slice, '');
+      if (utf8Bytes(piece) <= this.maxBytes) this.append(piece, joint);
+      else if (separator === '\n') this.addOversized(piece, ' ', joint);
+      else {
+        let sliceJoint = joint;
+        for (const slice of this.characterSlices(piece)) {
+          this.append(slice, sliceJoint);
+          sliceJoint = '';
+        }
+      }
+      joint = separator;
     }
   }
 
@@ -90,17 +115,38 @@ export class PartPacker {
     if (slice) yield slice;
   }
 
+  /**
+   * Adds text after `separator`. Parts are joined with nothing between them when the service puts
+   * the document together, so a separator where a part ends goes with that part where it fits,
+   * else opens the next: no word runs into the next and no paragraph into the one after it.
+   */
   private append(text: string, separator: string): void {
     const bytes = utf8Bytes(text);
-    const joint = this.part === '' ? 0 : utf8Bytes(separator);
-    if (this.partBytes + joint + bytes > this.maxBytes) this.flush();
-    if (this.part === '') {
+    // The document's first words follow nothing.
+    if (!this.started) {
+      this.started = true;
       this.part = text;
       this.partBytes = bytes;
-    } else {
+      return;
+    }
+    const joint = utf8Bytes(separator);
+    if (this.part !== '' && this.partBytes + joint + bytes <= this.maxBytes) {
       this.part += separator + text;
       this.partBytes += joint + bytes;
+      return;
     }
+    if (this.part !== '' && this.partBytes + joint <= this.maxBytes) {
+      this.part += separator;
+      this.partBytes += joint;
+      this.flush();
+      this.part = text;
+      this.partBytes = bytes;
+      return;
+    }
+    this.flush();
+    const opens = joint + bytes <= this.maxBytes ? separator : '';
+    this.part = opens + text;
+    this.partBytes = utf8Bytes(opens) + bytes;
   }
 
   private flush(): void {
