@@ -129,7 +129,7 @@ function linesOf(items: readonly PlacedText[]): PageLine[] {
 /**
  * Pages without their running headers and footers ("Chapter 4: Shell Builtin Commands 49", a
  * page number alone): a first or last line of a page that, its numbers aside, is the first or
- * last line of several pages; or a short one that carries the page's number, the line in the same
+ * last line of several pages (set no larger than the body); or a short one that carries the page's number, the line in the same
  * place on a page near it carrying the number that many pages less or more (a short chapter's
  * head, "Chapter 2: Definitions 4", is on too few pages to repeat), set no larger than the body.
  * They are furniture, and between two pages they would cut the sentence running over the break.
@@ -148,8 +148,10 @@ function withoutRunningLines(pages: PageLine[][], bodySize: number): PageLine[][
   for (const page of pages) {
     for (const key of new Set(edges(page).map(keyOf))) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
+  // Running heads are set no larger than the body: "Part 1", "Part 2" atop their pages in large
+  // type are headings that share a shape, not furniture.
   const repeated = (line: PageLine | undefined) =>
-    line !== undefined && (counts.get(keyOf(line)) ?? 0) >= RUNNING_LINE_PAGES;
+    line !== undefined && sizeOf(line) <= bodySize && (counts.get(keyOf(line)) ?? 0) >= RUNNING_LINE_PAGES;
   // A heading set larger than the body ("1 Introduction") carries a number too, but no page's.
   const numbersAt = (index: number, edge: 0 | -1) => {
     const line = pages[index]?.at(edge);

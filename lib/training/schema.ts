@@ -7,8 +7,12 @@ export const TRAIN_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
 /** Largest file a multipart train may carry (a PDF is larger than its text; Vercel caps bodies at 4.5 MB). */
 export const MAX_TRAIN_FILE_BYTES = 4 * 1024 * 1024;
 
-/** The formats a JSON train may name (a PDF comes as a file); `vimhelp` is Vim's help format. */
-export const TRAIN_FORMATS = ['text', 'markdown', 'html', 'dialogue', 'vimhelp'] as const;
+/**
+ * The formats a JSON train may name; `vimhelp` is Vim's help format. A PDF comes as a file, or,
+ * where its text is larger than one request takes, as that text in parts with `pdf`: the text as
+ * the PDF reader lays it out (pages apart by a form feed), which the CLI reads on its side.
+ */
+export const TRAIN_FORMATS = ['text', 'markdown', 'html', 'pdf', 'dialogue', 'vimhelp'] as const;
 
 const nameSchema = v.pipe(
   v.string('must be a string'),

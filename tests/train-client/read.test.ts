@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { extractPdfText, readDocument } from '../../lib/documents/index.js';
 import {
   looksLikeAsciiDoc,
   mdxAsMarkdown,
@@ -13,6 +14,7 @@ import {
   type TrainSource,
   utf8Bytes,
 } from '../../lib/train-client/index.js';
+import { tinyPdf } from '../documents/tiny-pdf.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'train-read-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -175,5 +177,39 @@ describe('prepareSource', () => {
     // A refresh after a while is a page of its own that also reloads: it is read.
     const slow = alias.replace('content="0;', 'content="30;');
     expect(await prepareSource(sourceOf('slow.html', slow, 'html'), 1024)).toMatchObject({ kind: 'text' });
+  });
+
+  it('sends a PDF whose text is more than a request takes as that text, in parts, keeping its pages', async () => {
+    const pages = Array.from({ length: 6 }, (_, page) => [
+      { text: `Part ${page + 1}`, size: 18 },
+      `Page ${page + 1} tells how the ferry crosses the lake in fog and in wind.`,
+      `Passengers ${['wait', 'board', 'sit', 'stand', 'queue', 'rest'][page]} on the pier until the bell rings twice.`,
+    ]);
+    const bytes = tinyPdf(pages);
+    const source = sourceOf('ferry.pdf', bytes, 'pdf');
+    // Under the limit: the file itself, for the service to read.
+    expect(await prepareSource(source, 1024)).toMatchObject({ kind: 'file', filename: 'ferry.pdf' });
+    // Over it (a limit of 200 bytes of text here, 1 MB on the service): read here, sent as text.
+    const prepared = await prepareSource(source, 200, 200);
+    expect(prepared).toMatchObject({ kind: 'text', format: 'pdf' });
+    if (prepared.kind !== 'text') throw new Error('not text');
+    expect(prepared.notes[0]).toMatch(/more than one request takes: read here and sent as text/);
+    const parts = await collect(prepared.textParts());
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) expect(utf8Bytes(part)).toBeLessThanOrEqual(200);
+    // Put together as the service does, it reads as the service reads the file: the same
+    // sections, each block on its page.
+    const whole = readDocument({ format: 'pdf', text: parts.join('') });
+    const served = readDocument({ format: 'pdf', text: await extractPdfText(new Uint8Array(bytes)) });
+    const blocksOf = (document: typeof whole) =>
+      document.sections.flatMap((section) =>
+        section.blocks.map((block) => [section.path.join(' > '), block.text, block.page]),
+      );
+    expect(blocksOf(whole)).toEqual(blocksOf(served));
+    expect(blocksOf(whole)).toContainEqual([
+      'Part 6',
+      'Passengers rest on the pier until the bell rings twice.',
+      6,
+    ]);
   });
 });

@@ -149,6 +149,23 @@ describe('parts of a file larger than one request', () => {
     expect(await passageText(services)).toBe('The wombat, the quokka and the okapi.');
   });
 
+  it("carry a PDF's text read on the client (format pdf), its pages kept", async () => {
+    const services = embeddedServices(ADMIN_ENV);
+    const api = client(services);
+    const sha256 = 'e'.repeat(64);
+    const send = (part: number, text: string) =>
+      api.train({ text, format: 'pdf', documentId: 'ferry.pdf', sha256, part, parts: 2 });
+    expect((await send(1, 'Crossings\n=========\n\nThe ferry leaves at nine.\n\f\n\n')).status).toBe(202);
+    const last = await send(2, 'Fares\n=====\n\nA crossing costs four marks.');
+    expect(last.status).toBe(200);
+    expect(await last.json()).toMatchObject({ documentId: 'ferry.pdf', status: 'trained' });
+    const passages = (await services.model.knowledge()).passages;
+    const fares = passages.allTexts().findIndex((text) => text.includes('four marks'));
+    expect(fares).toBeGreaterThanOrEqual(0);
+    expect(passages.section(fares).path).toEqual(['Fares']);
+    expect(passages.section(fares).page).toBe(2);
+  });
+
   it('expire when the upload never completes', async () => {
     const services = await redisServices(ADMIN_ENV);
     const api = client(services);

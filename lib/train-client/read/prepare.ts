@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { redirectTarget } from '../../documents/index.js';
-import { MAX_TRAIN_FILE_BYTES } from '../../training/schema.js';
+import { DEFAULT_READ_LIMITS, extractPdfText, redirectTarget } from '../../documents/index.js';
+import { MAX_TRAIN_FILE_BYTES, MAX_TRAIN_TEXT_BYTES } from '../../training/schema.js';
 import type { TrainSource } from '../files.js';
 import { formatBytes } from '../progress.js';
 import { asciidocToHtml, looksLikeAsciiDoc } from './asciidoc.js';
@@ -9,8 +9,8 @@ import { mdxAsMarkdown } from './mdx.js';
 import { PartPacker, partsOf, splitForTraining, splitMarkdownForTraining, utf8Bytes } from './split.js';
 import { decodeWhole, readText, UnreadableText } from './utf8-text.js';
 
-/** The formats the CLI sends text as. */
-export type SentFormat = 'text' | 'markdown' | 'html';
+/** The formats the CLI sends text as (`pdf`: a PDF's text, read here, where it is too large to send whole). */
+export type SentFormat = 'text' | 'markdown' | 'html' | 'pdf';
 
 /**
  * A file made ready to send: its document's sha256 (of the bytes sent: the file, or the HTML an
@@ -33,9 +33,14 @@ export type PreparedDocument =
 const ASCIIDOC_SNIFF_CHARS = 64 * 1024;
 
 /** Reads, checks and cuts one file; never throws for a bad file, it says why it is skipped. */
-export async function prepareSource(source: TrainSource, partBytes: number): Promise<PreparedDocument> {
+export async function prepareSource(
+  source: TrainSource,
+  partBytes: number,
+  /** The most text a PDF may hold to be sent as its file (the service's limit per request). */
+  pdfTextBytes = MAX_TRAIN_TEXT_BYTES,
+): Promise<PreparedDocument> {
   try {
-    if (source.kind === 'pdf') return await preparePdf(source);
+    if (source.kind === 'pdf') return await preparePdf(source, partBytes, pdfTextBytes);
     if (source.kind === 'text' && source.bytes > partBytes) return await prepareLongText(source, partBytes);
     const text = decodeWhole(await readFile(source.path));
     if (source.kind === 'asciidoc' || (source.kind === 'text' && looksLikeAsciiDoc(text))) {
@@ -60,16 +65,46 @@ export async function prepareSource(source: TrainSource, partBytes: number): Pro
   }
 }
 
-async function preparePdf(source: TrainSource): Promise<PreparedDocument> {
-  if (source.bytes > MAX_TRAIN_FILE_BYTES) {
+/**
+ * A PDF goes as its file, and the service reads it, where it fits a request: at most
+ * MAX_TRAIN_FILE_BYTES, its text at most `textBytes`. A larger one (a manual of several hundred
+ * pages) is read here, with the reader the service uses, and its text goes in parts as `pdf`, so
+ * it keeps its pages. One that cannot be read here goes as its file where it fits, for the
+ * service to say why.
+ */
+async function preparePdf(
+  source: TrainSource,
+  partBytes: number,
+  textBytes: number,
+): Promise<PreparedDocument> {
+  const bytes = new Uint8Array(await readFile(source.path));
+  const asFile: PreparedDocument = {
+    kind: 'file',
+    sha256: sha256Of(bytes),
+    bytes,
+    filename: source.relative.split('/').pop()!,
+  };
+  let text: string;
+  try {
+    text = await extractPdfText(new Uint8Array(bytes), {
+      ...DEFAULT_READ_LIMITS,
+      maxTextBytes: PDF_TEXT_READ_BYTES,
+    });
+  } catch (error) {
+    if (source.bytes <= MAX_TRAIN_FILE_BYTES) return asFile;
     return {
       kind: 'skip',
-      reason: `a PDF of ${formatBytes(source.bytes)}; the service takes files up to ${formatBytes(MAX_TRAIN_FILE_BYTES)}`,
+      reason: `a PDF of ${formatBytes(source.bytes)} that cannot be read (${(error as Error).message})`,
     };
   }
-  const bytes = new Uint8Array(await readFile(source.path));
-  return { kind: 'file', sha256: sha256Of(bytes), bytes, filename: source.relative.split('/').pop()! };
+  if (source.bytes <= MAX_TRAIN_FILE_BYTES && utf8Bytes(text) <= textBytes) return asFile;
+  return wholeText(text, 'pdf', partBytes, [
+    `a PDF of ${formatBytes(source.bytes)} with ${formatBytes(utf8Bytes(text))} of text, more than one request takes: read here and sent as text`,
+  ]);
 }
+
+/** The most text read from one PDF here (the reader's other bounds, pages and inflated bytes, hold as on the service). */
+const PDF_TEXT_READ_BYTES = 64 * 1024 * 1024;
 
 async function prepareAsciiDoc(
   source: TrainSource,
