@@ -24,92 +24,47 @@ function cutLine(line, maxBytes) {
 }
 
 /**
- * Packs pieces into parts of at most `maxBytes`, each piece after its separator. The service puts
- * a document sent in parts together with nothing between them, so a separator where a part ends
- * goes with that part where it fits, else opens the next: no word runs into the next, no
- * paragraph or heading into the line before it.
- * @param {number} maxBytes
- */
-function packer(maxBytes) {
-  const parts = [];
-  let current = '';
-  let currentBytes = 0;
-  let started = false;
-  const flush = () => {
-    if (current.trim()) parts.push(current);
-    current = '';
-    currentBytes = 0;
-  };
-  /** @param {string} piece @param {string} separator */
-  const add = (piece, separator) => {
-    const bytes = byteLength(piece);
-    if (!started) {
-      started = true;
-      current = piece;
-      currentBytes = bytes;
-      return;
-    }
-    const joint = byteLength(separator);
-    if (current && currentBytes + joint + bytes <= maxBytes) {
-      current += separator + piece;
-      currentBytes += joint + bytes;
-      return;
-    }
-    if (current && currentBytes + joint <= maxBytes) {
-      current += separator;
-      flush();
-      current = piece;
-      currentBytes = bytes;
-      return;
-    }
-    flush();
-    const opens = joint + bytes <= maxBytes ? separator : '';
-    current = opens + piece;
-    currentBytes = byteLength(opens) + bytes;
-  };
-  /**
-   * Adds a text after `separator`: its paragraphs (blank lines between them), a paragraph larger
-   * than a part at its line ends, a line larger than a part at spaces (`cutLine` keeps the space).
-   * @param {string} text @param {string} separator
-   */
-  const addText = (text, separator) => {
-    let next = separator;
-    for (const paragraph of text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n\s*/)) {
-      if (!paragraph.trim()) continue;
-      if (byteLength(paragraph) <= maxBytes) add(paragraph, next);
-      else {
-        let lineSeparator = next;
-        for (const line of paragraph.split('\n')) {
-          const pieces = byteLength(line) > maxBytes ? cutLine(line, maxBytes) : [line];
-          pieces.forEach((piece, index) => {
-            add(piece, index === 0 ? lineSeparator : '');
-          });
-          lineSeparator = '\n';
-        }
-      }
-      next = '\n\n';
-    }
-  };
-  const finish = () => {
-    flush();
-    return parts;
-  };
-  return { add, addText, finish };
-}
-
-/**
  * `text` as parts of at most `maxBytes` UTF-8 bytes, cut at paragraph boundaries (blank lines)
  * when it can, else at line ends, else inside an over-long line at a space. Parts keep their
- * order; blank parts are left out; line ends become \n; put together with nothing between them
- * (as the service does), they are the text, its blank lines each one blank line.
+ * order; blank parts are left out; line ends become \n.
  * @param {string} text
  * @param {number} [maxBytes]
  * @returns {string[]}
  */
 export function splitForTraining(text, maxBytes = PART_BYTES) {
-  const parts = packer(maxBytes);
-  parts.addText(text, '\n\n');
-  return parts.finish();
+  const parts = [];
+  let current = '';
+  let currentBytes = 0;
+  const flush = () => {
+    if (current.trim()) parts.push(current);
+    current = '';
+    currentBytes = 0;
+  };
+  /** Adds `piece` after `separator`, starting a new part when the two would not fit. */
+  const add = (piece, separator) => {
+    const bytes = byteLength(piece);
+    if (current && currentBytes + separator.length + bytes > maxBytes) flush();
+    if (current) {
+      current += separator;
+      currentBytes += separator.length;
+    }
+    current += piece;
+    currentBytes += bytes;
+  };
+  for (const paragraph of text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n\s*/)) {
+    if (!paragraph.trim()) continue;
+    if (byteLength(paragraph) <= maxBytes) {
+      add(paragraph, '\n\n');
+      continue;
+    }
+    flush();
+    for (const line of paragraph.split('\n')) {
+      for (const piece of byteLength(line) > maxBytes ? cutLine(line, maxBytes) : [line]) add(piece, '\n');
+    }
+    flush();
+  }
+  flush();
+  return parts;
 }
 
 /**
@@ -147,13 +102,24 @@ export function splitMarkdownForTraining(text, maxBytes = PART_BYTES) {
     section.push(line);
   }
   if (section.length > 0) sections.push(section.join('\n'));
-  const parts = packer(maxBytes);
+  const parts = [];
+  let part = '';
+  const flush = () => {
+    if (part.trim()) parts.push(part);
+    part = '';
+  };
   for (const piece of sections) {
     if (!piece.trim()) continue;
-    if (byteLength(piece) > maxBytes) parts.addText(piece, '\n');
-    else parts.add(piece, '\n');
+    if (byteLength(piece) > maxBytes) {
+      flush();
+      parts.push(...splitForTraining(piece, maxBytes));
+      continue;
+    }
+    if (part && byteLength(part) + 1 + byteLength(piece) > maxBytes) flush();
+    part = part ? `${part}\n${piece}` : piece;
   }
-  return parts.finish();
+  flush();
+  return parts;
 }
 
 /**
