@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { chatHandlers } from '../lib/chat/handlers.js';
@@ -49,10 +50,25 @@ export function benchClient(services: Services) {
     { renderError: openAIErrorResponse },
   );
   return {
-    /** Trains a document through POST /api/train with its format and name, in parts under the 1 MB cap. */
-    async train(text: string, options: { format?: DocumentFormat; name?: string } = {}): Promise<void> {
-      for (const part of trainingParts(text)) {
-        const response = await train.fetch(post('/api/train', { text: part, ...options }));
+    /**
+     * Trains a document through POST /api/train with its format and name, in parts under the 1 MB
+     * cap: each part a document of its own, or, with `documentId`, the parts of one document as
+     * `npm run train` sends them (the whole text's SHA-256 on each, put together by the service).
+     */
+    async train(
+      text: string,
+      options: { format?: DocumentFormat; name?: string; documentId?: string } = {},
+    ): Promise<void> {
+      const parts = trainingParts(text);
+      const whole =
+        options.documentId !== undefined && parts.length > 1
+          ? { sha256: createHash('sha256').update(text).digest('hex'), parts: parts.length }
+          : null;
+      for (const [index, part] of parts.entries()) {
+        const body = whole
+          ? { text: part, ...options, ...whole, part: index + 1 }
+          : { text: part, ...options };
+        const response = await train.fetch(post('/api/train', body));
         if (!response.ok) {
           throw new Error(`train ${options.name ?? ''}: ${response.status} ${await response.text()}`);
         }

@@ -2,12 +2,14 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import {
+  DEFAULT_READ_LIMITS,
   type DocumentFormat,
   extractPdfText,
   formatOfFile,
   readDocument,
   redirectTarget,
 } from '../lib/documents/index.js';
+import { MAX_TRAIN_TEXT_BYTES } from '../lib/training/schema.js';
 import type { BenchClient } from './bench-chat.js';
 
 /**
@@ -52,6 +54,8 @@ export interface SetDocument {
   text: string;
   /** A PDF's bytes: it is trained as a file upload, as a user sends it. */
   bytes?: Uint8Array<ArrayBuffer>;
+  /** A text sent as the parts of one document (a PDF's text over 1 MB, as `npm run train` sends it). */
+  whole?: boolean;
 }
 
 /** A path of sets.json on this machine: `corpora/…` under the corpora folder, else as given. */
@@ -109,7 +113,14 @@ function walk(dir: string): string[] {
 async function readSetFile(path: string, format: DocumentFormat, name: string): Promise<SetDocument> {
   const bytes = readFileSync(path);
   if (format === 'pdf') {
-    return { name, format, text: await extractPdfText(new Uint8Array(bytes)), bytes: new Uint8Array(bytes) };
+    // As `npm run train` sends it: the file, or, where its text is more than a request takes, that
+    // text read here in parts of one document (trainSet).
+    const text = await extractPdfText(new Uint8Array(bytes), {
+      ...DEFAULT_READ_LIMITS,
+      maxTextBytes: 64 * 1024 * 1024,
+    });
+    if (Buffer.byteLength(text) > MAX_TRAIN_TEXT_BYTES) return { name, format, text, whole: true };
+    return { name, format, text, bytes: new Uint8Array(bytes) };
   }
   const text = (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
   return { name, format, text };
@@ -208,7 +219,12 @@ export function findSet(sets: QuestionSet[], part: string): QuestionSet {
 export async function trainSet(client: BenchClient, documents: SetDocument[]): Promise<void> {
   for (const document of documents) {
     if (document.bytes) await client.trainFile(document.bytes, document.name);
-    else await client.train(document.text, { format: document.format, name: document.name });
+    else
+      await client.train(document.text, {
+        format: document.format,
+        name: document.name,
+        ...(document.whole ? { documentId: document.name } : {}),
+      });
   }
 }
 
