@@ -54,8 +54,9 @@ export async function extractPdfText(
   await checkInflatedSize(bytes, limits.maxInflatedBytes);
   const pages = await placedTextOf(bytes, limits);
   const placed = withoutContentsPages(pages.map(linesOf));
-  const lines = withoutRunningLines(placed, commonFontSize(placed.flat()));
-  const bodySize = commonFontSize(lines.flat());
+  // The body's size, worked out once: the few running lines left out do not change it.
+  const bodySize = commonFontSize(placed.flat());
+  const lines = withoutRunningLines(placed, bodySize);
   const headingSizes = [
     ...new Set(
       lines
